@@ -1,0 +1,102 @@
+// The one interface every kvlab store implements.
+//
+// A KVStore maps byte-string keys to byte-string values. Keys are compared in
+// unsigned byte order (memcmp, then the shorter key first), so "" < "A" < "Z"
+// < "a" < "ab" < "abc" < "\xff". Keys and values may hold any byte, NUL
+// included; nothing here is NUL-terminated.
+//
+// Limits: a key is 0 to kMaxKeySize bytes (the empty key is a valid key), a
+// value 0 to kMaxValueSize bytes. Put refuses anything larger with
+// InvalidArgument and leaves the store unchanged; Get and Delete of an
+// oversized key simply report "absent", since such a key cannot be stored.
+//
+// Thread safety: a store is safe for concurrent use only if
+// IsThreadSafe() returns true. Any store can be made safe by wrapping it in a
+// LockedStore (locked_store.h).
+
+#ifndef KVLAB_KV_STORE_H_
+#define KVLAB_KV_STORE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/functional/function_ref.h"
+#include "absl/status/statusor.h"
+
+namespace kvlab {
+
+inline constexpr size_t kMaxKeySize = 1024;
+inline constexpr size_t kMaxValueSize = 4096;
+
+// Returns OK if `key` and `value` are within the limits above, otherwise an
+// InvalidArgument status naming the limit that was exceeded.
+absl::Status ValidateKeyValue(std::string_view key, std::string_view value);
+
+class KVStore {
+ public:
+  // Called by Scan for each pair in ascending key order. The views are valid
+  // only during the call. Return false to stop the scan.
+  using ScanVisitor =
+      absl::FunctionRef<bool(std::string_view key, std::string_view value)>;
+
+  KVStore() = default;
+  KVStore(const KVStore&) = delete;
+  KVStore& operator=(const KVStore&) = delete;
+  virtual ~KVStore() = default;
+
+  // Inserts `key` or replaces its value. Returns true if an existing value was
+  // replaced, false if the key was new, or InvalidArgument (store unchanged)
+  // if the key or value exceeds its limit.
+  absl::StatusOr<bool> Put(std::string_view key, std::string_view value);
+
+  // Returns true and copies the value into `*value` (if non-null) when `key`
+  // is present; returns false otherwise, leaving `*value` untouched.
+  bool Get(std::string_view key, std::string* value) const;
+
+  // Removes `key`. Returns false if it was absent.
+  bool Delete(std::string_view key);
+
+  // The n-th pair (0-based) in key order. Returns false when n >= Size().
+  // `key` and `value` may each be null. Ordered stores do this in better than
+  // O(n) time.
+  virtual bool GetNth(uint64_t n, std::string* key,
+                      std::string* value) const = 0;
+
+  // Removes the n-th pair (0-based) in key order. Returns false when
+  // n >= Size().
+  virtual bool DeleteNth(uint64_t n) = 0;
+
+  // Visits the pairs whose key is >= `start`, in ascending order, until
+  // `visitor` returns false. Returns the number of pairs visited (including
+  // the one whose visit returned false). The visitor must not modify or call
+  // back into this store.
+  virtual uint64_t Scan(std::string_view start, ScanVisitor visitor) const = 0;
+
+  // The number of pairs stored.
+  virtual uint64_t Size() const = 0;
+
+  // The registered name of this store kind, e.g. "avl".
+  virtual std::string_view Name() const = 0;
+
+  // The bytes the store holds by its own accounting: every allocation it
+  // made, keys and values included. Stores that cannot account for their
+  // memory (some peers) return nullopt.
+  virtual std::optional<size_t> MemoryUsage() const = 0;
+
+  // True if every method may be called from several threads at once.
+  virtual bool IsThreadSafe() const { return false; }
+
+ protected:
+  // The checked operations above forward here after validating their
+  // arguments: `key` and `value` are always within the limits.
+  virtual bool PutImpl(std::string_view key, std::string_view value) = 0;
+  virtual bool GetImpl(std::string_view key, std::string* value) const = 0;
+  virtual bool DeleteImpl(std::string_view key) = 0;
+};
+
+}  // namespace kvlab
+
+#endif  // KVLAB_KV_STORE_H_

@@ -1,0 +1,26 @@
+// The one place that knows every stage: each stage adds its stores here with
+// one line as it lands. Stages themselves depend only on common/.
+
+#include "kvlab/kvlab.h"
+#include "kvlab/stage1/stores.h"
+#include "kvlab/std_map_store.h"
+
+namespace kvlab {
+
+const StoreRegistry& BuiltinStores() {
+  static const StoreRegistry* const registry = [] {
+    auto* r = new StoreRegistry();  // never destroyed: safe at exit
+    RegisterStage1Stores(r);
+    RegisterPeerStores(r);
+    return r;
+  }();
+  return *registry;
+}
+
+absl::StatusOr<std::unique_ptr<KVStore>> MakeStore(std::string_view spec) {
+  return BuiltinStores().Make(spec);
+}
+
+std::string_view DefaultStoreSpec() { return "avl"; }
+
+}  // namespace kvlab

@@ -1,0 +1,40 @@
+#include "kvlab/kv_store.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+
+namespace kvlab {
+
+absl::Status ValidateKeyValue(std::string_view key, std::string_view value) {
+  if (key.size() > kMaxKeySize) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("key of ", key.size(), " bytes exceeds kMaxKeySize (",
+                     kMaxKeySize, " bytes)"));
+  }
+  if (value.size() > kMaxValueSize) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "value of ", value.size(), " bytes exceeds kMaxValueSize (",
+        kMaxValueSize, " bytes)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> KVStore::Put(std::string_view key,
+                                  std::string_view value) {
+  if (absl::Status status = ValidateKeyValue(key, value); !status.ok()) {
+    return status;
+  }
+  return PutImpl(key, value);
+}
+
+bool KVStore::Get(std::string_view key, std::string* value) const {
+  if (key.size() > kMaxKeySize) return false;  // cannot have been stored
+  return GetImpl(key, value);
+}
+
+bool KVStore::Delete(std::string_view key) {
+  if (key.size() > kMaxKeySize) return false;
+  return DeleteImpl(key);
+}
+
+}  // namespace kvlab

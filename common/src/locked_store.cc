@@ -1,0 +1,61 @@
+#include "kvlab/locked_store.h"
+
+#include <mutex>
+
+namespace kvlab {
+
+LockedStore::LockedStore(std::unique_ptr<KVStore> inner)
+    : inner_(std::move(inner)) {}
+
+bool LockedStore::PutImpl(std::string_view key, std::string_view value) {
+  std::unique_lock lock(mutex_);
+  // Arguments were validated by KVStore::Put, so the inner Put cannot fail.
+  return *inner_->Put(key, value);
+}
+
+bool LockedStore::GetImpl(std::string_view key, std::string* value) const {
+  std::shared_lock lock(mutex_);
+  return inner_->Get(key, value);
+}
+
+bool LockedStore::DeleteImpl(std::string_view key) {
+  std::unique_lock lock(mutex_);
+  return inner_->Delete(key);
+}
+
+bool LockedStore::GetNth(uint64_t n, std::string* key,
+                         std::string* value) const {
+  std::shared_lock lock(mutex_);
+  return inner_->GetNth(n, key, value);
+}
+
+bool LockedStore::DeleteNth(uint64_t n) {
+  std::unique_lock lock(mutex_);
+  return inner_->DeleteNth(n);
+}
+
+uint64_t LockedStore::Scan(std::string_view start, ScanVisitor visitor) const {
+  std::shared_lock lock(mutex_);
+  return inner_->Scan(start, visitor);
+}
+
+uint64_t LockedStore::Size() const {
+  std::shared_lock lock(mutex_);
+  return inner_->Size();
+}
+
+std::string_view LockedStore::Name() const { return inner_->Name(); }
+
+std::optional<size_t> LockedStore::MemoryUsage() const {
+  std::shared_lock lock(mutex_);
+  std::optional<size_t> inner = inner_->MemoryUsage();
+  if (!inner) return std::nullopt;
+  return *inner + sizeof(*this);
+}
+
+std::unique_ptr<KVStore> MakeThreadSafe(std::unique_ptr<KVStore> store) {
+  if (store->IsThreadSafe()) return store;
+  return std::make_unique<LockedStore>(std::move(store));
+}
+
+}  // namespace kvlab
