@@ -64,8 +64,13 @@ bool kvStore::get(Slice& key, Slice& value) {
 
 bool kvStore::put(Slice& key, Slice& value) {
   // A Slice holds at most 255 bytes, far within kMaxKeySize and
-  // kMaxValueSize, so Put cannot be refused here.
-  return *store_->Put(View(key), View(value));
+  // kMaxValueSize; only a store that restricts its alphabet can refuse.
+  absl::StatusOr<bool> replaced = store_->Put(View(key), View(value));
+  if (!replaced.ok()) {
+    throw std::invalid_argument("kvStore::put: " +
+                                std::string(replaced.status().message()));
+  }
+  return *replaced;
 }
 
 bool kvStore::del(Slice& key) { return store_->Delete(View(key)); }

@@ -24,7 +24,12 @@ absl::StatusOr<bool> KVStore::Put(std::string_view key,
   if (absl::Status status = ValidateKeyValue(key, value); !status.ok()) {
     return status;
   }
+  if (absl::Status status = ValidateKey(key); !status.ok()) return status;
   return PutImpl(key, value);
+}
+
+absl::Status KVStore::ValidateKey(std::string_view /*key*/) const {
+  return absl::OkStatus();
 }
 
 bool KVStore::Get(std::string_view key, std::string* value) const {

@@ -9,7 +9,8 @@ LockedStore::LockedStore(std::unique_ptr<KVStore> inner)
 
 bool LockedStore::PutImpl(std::string_view key, std::string_view value) {
   std::unique_lock lock(mutex_);
-  // Arguments were validated by KVStore::Put, so the inner Put cannot fail.
+  // KVStore::Put validated the sizes and, through ValidateKey, the inner
+  // store's own key rules, so the inner Put cannot fail.
   return *inner_->Put(key, value);
 }
 

@@ -44,7 +44,8 @@ TEST(RegistryTest, UnknownNameListsTheStores) {
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(store.status().message(), HasSubstr("unknown store 'nope'"));
-  EXPECT_THAT(store.status().message(), HasSubstr("std_map, tunable"));
+  EXPECT_THAT(store.status().message(), HasSubstr("stores: std_map, "));
+  EXPECT_THAT(store.status().message(), HasSubstr(", tunable"));
 }
 
 TEST(RegistryTest, UnknownOptionListsTheOptions) {

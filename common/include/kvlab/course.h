@@ -15,6 +15,9 @@
 // - A value longer than 255 bytes cannot be returned through a Slice; get
 //   then returns false. Only values stored through another API can be that
 //   long.
+// - A store built with a restricted alphabet (trie_array:alphabet=letters)
+//   makes put throw std::invalid_argument for a key outside it; every other
+//   store accepts any byte.
 //
 // Which store serves the API: kvStore(max_entries) uses the store named by
 // the environment variable KVLAB_STORE (any spec, e.g. "avl"), defaulting to

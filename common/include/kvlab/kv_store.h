@@ -49,8 +49,17 @@ class KVStore {
 
   // Inserts `key` or replaces its value. Returns true if an existing value was
   // replaced, false if the key was new, or InvalidArgument (store unchanged)
-  // if the key or value exceeds its limit.
+  // if the key or value exceeds its limit or ValidateKey refuses the key.
   absl::StatusOr<bool> Put(std::string_view key, std::string_view value);
+
+  // OK if this store can hold `key` (already within kMaxKeySize), otherwise
+  // InvalidArgument saying why; Put calls it before PutImpl. The default
+  // accepts every key. A store that refuses some keys (a trie over a
+  // restricted alphabet) overrides it; Get and Delete of a refused key must
+  // then simply report "absent". The answer may depend only on the key and
+  // the store's construction options, never on its contents, so a wrapper
+  // can forward it without locking.
+  virtual absl::Status ValidateKey(std::string_view key) const;
 
   // Returns true and copies the value into `*value` (if non-null) when `key`
   // is present; returns false otherwise, leaving `*value` untouched.
