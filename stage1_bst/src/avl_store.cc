@@ -1,0 +1,142 @@
+#include "kvlab/stage1/avl_store.h"
+
+#include "avl_rebalance.h"
+#include "node.h"
+#include "tree_debug.h"
+#include "tree_search.h"
+
+namespace kvlab {
+namespace {
+
+using stage1::AvlPath;
+using stage1::Node;
+
+// Removes the node `*link` points to, `path` holding the links above it,
+// then rebalances up to the root. Frees the node, updating `*bytes`.
+void RemoveAt(Node** link, AvlPath* path, size_t* bytes) {
+  Node* doomed = *link;
+  if (doomed->left == nullptr || doomed->right == nullptr) {
+    *link = doomed->left != nullptr ? doomed->left : doomed->right;
+  } else {
+    // Two children: the in-order successor, the leftmost node of the right
+    // subtree, takes the doomed node's place. The path is extended down to
+    // the successor's old parent, since heights change from there up.
+    const int doomed_depth = path->depth();
+    path->Push(link);
+    Node** successor_link = &doomed->right;
+    while ((*successor_link)->left != nullptr) {
+      path->Push(successor_link);
+      successor_link = &(*successor_link)->left;
+    }
+    Node* successor = *successor_link;
+    *successor_link = successor->right;  // may be doomed->right itself
+    successor->left = doomed->left;
+    successor->right = doomed->right;
+    *link = successor;
+    // The link pushed after `link` was &doomed->right, a field of the node
+    // about to be freed; the same child now hangs from successor->right.
+    if (path->depth() > doomed_depth + 1) {
+      (*path)[doomed_depth + 1] = &successor->right;
+    }
+  }
+  stage1::FreeNode(doomed, bytes);
+  stage1::RebalancePath(path);
+}
+
+}  // namespace
+
+AvlStore::~AvlStore() { stage1::FreeTree(root_, &node_bytes_); }
+
+uint64_t AvlStore::Size() const { return stage1::SizeOf(root_); }
+
+std::optional<size_t> AvlStore::MemoryUsage() const {
+  return sizeof(*this) + node_bytes_;
+}
+
+bool AvlStore::GetImpl(std::string_view key, std::string* value) const {
+  const Node* node = stage1::FindNode(root_, key);
+  if (node == nullptr) return false;
+  if (value != nullptr) value->assign(stage1::ValueOf(node));
+  return true;
+}
+
+bool AvlStore::PutImpl(std::string_view key, std::string_view value) {
+  AvlPath path;
+  Node** link = &root_;
+  while (*link != nullptr) {
+    const int c = stage1::CompareKeys(key, stage1::KeyOf(*link));
+    if (c == 0) {
+      *link = stage1::ReplaceValue(*link, value, &node_bytes_);
+      return true;  // the shape is unchanged: nothing to rebalance
+    }
+    path.Push(link);
+    link = c < 0 ? &(*link)->left : &(*link)->right;
+  }
+  stage1::CheckRoomForOneMore(Size());
+  *link = stage1::NewNode(key, value, &node_bytes_);
+  // Every ancestor's size changed, so the walk goes all the way up even
+  // where the heights stop changing.
+  stage1::RebalancePath(&path);
+  return false;
+}
+
+bool AvlStore::DeleteImpl(std::string_view key) {
+  AvlPath path;
+  Node** link = &root_;
+  while (true) {
+    if (*link == nullptr) return false;
+    const int c = stage1::CompareKeys(key, stage1::KeyOf(*link));
+    if (c == 0) break;
+    path.Push(link);
+    link = c < 0 ? &(*link)->left : &(*link)->right;
+  }
+  RemoveAt(link, &path, &node_bytes_);
+  return true;
+}
+
+bool AvlStore::GetNth(uint64_t n, std::string* key, std::string* value) const {
+  if (n >= Size()) return false;
+  const Node* node = stage1::SelectNode(root_, n);
+  if (key != nullptr) key->assign(stage1::KeyOf(node));
+  if (value != nullptr) value->assign(stage1::ValueOf(node));
+  return true;
+}
+
+bool AvlStore::DeleteNth(uint64_t n) {
+  if (n >= Size()) return false;
+  AvlPath path;
+  Node** link = &root_;
+  while (true) {
+    const Node* node = *link;
+    const uint64_t left_size = stage1::SizeOf(node->left);
+    if (n == left_size) break;
+    path.Push(link);
+    if (n < left_size) {
+      link = &(*link)->left;
+    } else {
+      n -= left_size + 1;
+      link = &(*link)->right;
+    }
+  }
+  RemoveAt(link, &path, &node_bytes_);
+  return true;
+}
+
+uint64_t AvlStore::Scan(std::string_view start, ScanVisitor visitor) const {
+  return stage1::ScanTree(root_, start, visitor);
+}
+
+std::string AvlStore::DebugString(size_t max_nodes) const {
+  return stage1::TreeDebugString(root_, /*show_height=*/true, max_nodes);
+}
+
+int AvlStore::Height() const {
+  return root_ == nullptr ? 0 : static_cast<int>(root_->height);
+}
+
+absl::Status AvlStore::CheckInvariants() const {
+  return stage1::CheckTree(root_,
+                           {.avl = true, .allocated_bytes = node_bytes_});
+}
+
+}  // namespace kvlab
