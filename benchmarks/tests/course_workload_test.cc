@@ -1,0 +1,145 @@
+#include "kvbench/course_workload.h"
+
+#include "gtest/gtest.h"
+#include "kvbench/datasets.h"
+#include "kvlab/kvlab.h"
+#include "kvlab/std_map_store.h"
+#include "test_stores.h"
+
+namespace kvbench {
+namespace {
+
+using ::kvbench::testing::LeakyDeleteStore;
+using ::kvbench::testing::OffByOneNthStore;
+using ::kvbench::testing::SlowNthStore;
+
+class CourseWorkloadTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<DataSet> data = GenerateDataSet("course", 2000, 11);
+    ASSERT_TRUE(data.ok());
+    data_ = *std::move(data);
+  }
+  void Load(kvlab::KVStore& store) {
+    for (uint64_t i = 0; i < data_.size(); ++i) {
+      ASSERT_TRUE(store.Put(data_.key(i), data_.value(i)).ok());
+    }
+  }
+  DataSet data_;
+};
+
+TEST_F(CourseWorkloadTest, OracleHoldsTheDataSetInKeyOrder) {
+  Oracle oracle = BuildOracle(data_);
+  ASSERT_EQ(oracle.size(), data_.size());
+  std::vector<uint32_t> sorted = SortedKeyOrder(data_);
+  for (uint64_t r : {uint64_t{0}, uint64_t{1}, uint64_t{999}, uint64_t{1999}}) {
+    auto it = oracle.find_by_order(r);
+    EXPECT_EQ(it->first, data_.key(sorted[r]));
+    EXPECT_EQ(it->second, data_.value(sorted[r]));
+  }
+}
+
+TEST_F(CourseWorkloadTest, CheckedPhasePassesOnStdMap) {
+  absl::StatusOr<std::unique_ptr<kvlab::KVStore>> store =
+      kvlab::MakeStore("std_map");
+  ASSERT_TRUE(store.ok());
+  Load(**store);
+  Oracle oracle = BuildOracle(data_);
+  CheckedCourseOptions options;
+  options.seed = 5;
+  absl::StatusOr<CheckedCourseResult> result =
+      RunCheckedCourse(**store, oracle, options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->checked, 10'000u);
+  EXPECT_EQ(result->planned, 10'000u);
+  EXPECT_FALSE(result->capped);
+  // Store and oracle went through the same changes.
+  EXPECT_EQ((*store)->Size(), oracle.size());
+  EXPECT_LT(oracle.size(), data_.size());  // deletes outnumber puts
+  uint64_t rank = 0;
+  bool same = true;
+  (*store)->Scan("", [&](std::string_view key, std::string_view value) {
+    auto it = oracle.find_by_order(rank++);
+    same &= it->first == key && it->second == value;
+    return true;
+  });
+  EXPECT_TRUE(same);
+}
+
+TEST_F(CourseWorkloadTest, CheckedPhaseCatchesWrongGetNth) {
+  OffByOneNthStore store;
+  Load(store);
+  Oracle oracle = BuildOracle(data_);
+  absl::StatusOr<CheckedCourseResult> result =
+      RunCheckedCourse(store, oracle, CheckedCourseOptions{});
+  ASSERT_FALSE(result.ok());
+  const std::string message(result.status().message());
+  EXPECT_NE(message.find("GetNth("), std::string::npos) << message;
+  EXPECT_NE(message.find("store answered key"), std::string::npos) << message;
+  EXPECT_NE(message.find("oracle answered key"), std::string::npos) << message;
+}
+
+TEST_F(CourseWorkloadTest, CheckedPhaseCatchesDeleteThatKeepsThePair) {
+  LeakyDeleteStore store;
+  Load(store);
+  Oracle oracle = BuildOracle(data_);
+  absl::StatusOr<CheckedCourseResult> result =
+      RunCheckedCourse(store, oracle, CheckedCourseOptions{});
+  ASSERT_FALSE(result.ok());
+  const std::string message(result.status().message());
+  EXPECT_NE(message.find("Delete then Get"), std::string::npos) << message;
+  EXPECT_NE(message.find("oracle answered absent"), std::string::npos)
+      << message;
+}
+
+TEST_F(CourseWorkloadTest, CheckedPhaseStopsAtItsTimeCap) {
+  SlowNthStore store;
+  Load(store);
+  Oracle oracle = BuildOracle(data_);
+  CheckedCourseOptions options;
+  options.max_seconds = 0.1;
+  absl::StatusOr<CheckedCourseResult> result =
+      RunCheckedCourse(store, oracle, options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(result->capped);
+  EXPECT_GT(result->checked, 0u);
+  EXPECT_LT(result->checked, 10'000u);
+  EXPECT_EQ(store.Size(), oracle.size());
+}
+
+TEST_F(CourseWorkloadTest, TimedPhaseCountsEveryThreadsOperations) {
+  absl::StatusOr<std::unique_ptr<kvlab::KVStore>> made =
+      kvlab::MakeStore("std_map");
+  ASSERT_TRUE(made.ok());
+  std::unique_ptr<kvlab::KVStore> store =
+      kvlab::MakeThreadSafe(*std::move(made));
+  Load(*store);
+  TimedCourseOptions options;
+  options.threads = 3;
+  options.seconds = 0.2;
+  TimedCourseResult result = RunTimedCourse(*store, options);
+  ASSERT_EQ(result.per_thread.size(), 3u);
+  uint64_t sum = 0;
+  for (uint64_t ops : result.per_thread) {
+    EXPECT_GT(ops, 0u);
+    sum += ops;
+  }
+  EXPECT_EQ(result.operations, sum);
+  EXPECT_GE(result.seconds, 0.2);
+  EXPECT_NEAR(result.PerSecond(), sum / result.seconds, 1e-6);
+  // The store is still a consistent ordered map.
+  std::string previous;
+  uint64_t count = 0;
+  bool ascending = true;
+  store->Scan("", [&](std::string_view key, std::string_view) {
+    ascending &= count == 0 || previous < key;
+    previous = std::string(key);
+    ++count;
+    return true;
+  });
+  EXPECT_TRUE(ascending);
+  EXPECT_EQ(count, store->Size());
+}
+
+}  // namespace
+}  // namespace kvbench

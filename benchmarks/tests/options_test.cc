@@ -1,0 +1,105 @@
+#include "kvbench/options.h"
+
+#include "gtest/gtest.h"
+#include "kvlab/kvlab.h"
+
+namespace kvbench {
+namespace {
+
+absl::StatusOr<BenchOptions> Validate(const RawOptions& raw) {
+  return ValidateOptions(raw, kvlab::BuiltinStores());
+}
+
+TEST(OptionsTest, DefaultsAreValid) {
+  absl::StatusOr<BenchOptions> options = Validate(RawOptions{});
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_EQ(options->n, 1'000'000u);
+  EXPECT_EQ(options->threads, 2);
+  EXPECT_EQ(options->seconds, 2);
+  EXPECT_EQ(options->seed, 42u);
+  EXPECT_EQ(options->repeat, 1);
+  EXPECT_TRUE(options->verify);
+  EXPECT_EQ(options->phases.ToString(), "load,get,scan,course");
+  EXPECT_EQ(options->datasets, (std::vector<std::string>{"course", "seq_int",
+                                                         "rand_int", "words"}));
+  // "all" is every registered store, in registration order.
+  ASSERT_EQ(options->stores.size(), kvlab::BuiltinStores().stores().size());
+  for (size_t i = 0; i < options->stores.size(); ++i) {
+    EXPECT_EQ(options->stores[i].spec, kvlab::BuiltinStores().stores()[i].name);
+  }
+}
+
+TEST(OptionsTest, RejectsOutOfRangeN) {
+  for (int64_t n : {int64_t{0}, int64_t{-5}, kMaxN + 1}) {
+    RawOptions raw;
+    raw.n = n;
+    absl::StatusOr<BenchOptions> options = Validate(raw);
+    ASSERT_FALSE(options.ok()) << n;
+    EXPECT_NE(options.status().message().find("--n"), std::string::npos);
+    EXPECT_NE(options.status().message().find("200000000"), std::string::npos)
+        << options.status();
+  }
+  RawOptions raw;
+  raw.n = kMaxN;
+  EXPECT_TRUE(Validate(raw).ok());
+}
+
+TEST(OptionsTest, RejectsBadNumbers) {
+  RawOptions threads;
+  threads.threads = 0;
+  EXPECT_FALSE(Validate(threads).ok());
+  RawOptions seconds;
+  seconds.seconds = 0;
+  EXPECT_FALSE(Validate(seconds).ok());
+  RawOptions repeat;
+  repeat.repeat = 0;
+  EXPECT_FALSE(Validate(repeat).ok());
+}
+
+TEST(OptionsTest, UnknownStoreListsWhatExists) {
+  RawOptions raw;
+  raw.store = "avl,nosuchstore";
+  absl::StatusOr<BenchOptions> options = Validate(raw);
+  ASSERT_FALSE(options.ok());
+  const std::string message(options.status().message());
+  EXPECT_NE(message.find("nosuchstore"), std::string::npos) << message;
+  EXPECT_NE(message.find("std_map"), std::string::npos) << message;
+}
+
+TEST(OptionsTest, UnknownOptionIsAnError) {
+  RawOptions raw;
+  raw.store = "std_map:order=3";
+  EXPECT_FALSE(Validate(raw).ok());
+}
+
+TEST(OptionsTest, StoreListKeepsSpecsAndInfo) {
+  RawOptions raw;
+  raw.store = " std_map , avl ";
+  absl::StatusOr<BenchOptions> options = Validate(raw);
+  ASSERT_TRUE(options.ok()) << options.status();
+  ASSERT_EQ(options->stores.size(), 2u);
+  EXPECT_EQ(options->stores[0].spec, "std_map");
+  EXPECT_TRUE(options->stores[0].info.linear_nth);
+  EXPECT_EQ(options->stores[1].info.name, "avl");
+}
+
+TEST(OptionsTest, PhasesAndDataSets) {
+  absl::StatusOr<PhaseSet> phases = ParsePhases("load,course_all");
+  ASSERT_TRUE(phases.ok());
+  EXPECT_TRUE(phases->CourseOn("seq_int"));
+  absl::StatusOr<PhaseSet> plain = ParsePhases("load,get,course");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_TRUE(plain->CourseOn("course"));
+  EXPECT_FALSE(plain->CourseOn("seq_int"));
+  EXPECT_FALSE(ParsePhases("get,scan").ok());  // no load
+  EXPECT_FALSE(ParsePhases("load,fly").ok());
+
+  RawOptions raw;
+  raw.dataset = "course,nope";
+  EXPECT_FALSE(Validate(raw).ok());
+  raw.dataset = "";
+  EXPECT_FALSE(Validate(raw).ok());
+}
+
+}  // namespace
+}  // namespace kvbench
