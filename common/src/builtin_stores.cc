@@ -3,6 +3,7 @@
 
 #include "kvlab/kvlab.h"
 #include "kvlab/stage1/stores.h"
+#include "kvlab/stage3/stores.h"
 #include "kvlab/std_map_store.h"
 
 namespace kvlab {
@@ -11,6 +12,7 @@ const StoreRegistry& BuiltinStores() {
   static const StoreRegistry* const registry = [] {
     auto* r = new StoreRegistry();  // never destroyed: safe at exit
     RegisterStage1Stores(r);
+    RegisterStage3Stores(r);
     RegisterPeerStores(r);
     return r;
   }();

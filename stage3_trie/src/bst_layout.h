@@ -1,0 +1,111 @@
+// The BST layout of `trie_bst`: a node's children form a binary search tree
+// keyed by their byte, and each node is its own tree node.
+//
+//   +----------------+-----------+-----------+-----------+
+//   | header (16 B)  | children  | left      | right     |   40 bytes a node
+//   +----------------+-----------+-----------+-----------+
+//
+//   parent --children--> [m]            the children of `parent`:
+//                       /   \           left/right order them by byte;
+//                     [c]   [t]         each also has its own `children`
+//                       \               tree one trie level down
+//                       [f]
+//
+// Like the list, memory follows the node count (one link points to each
+// node) but a node costs 8 bytes more. Finding one of k children takes about
+// 2 ln k steps when the children arrived in random order instead of k/2;
+// sorted arrival makes the little tree a list again (at most 256 long). The
+// trees are not rebalanced: a node has at most 256 children.
+
+#ifndef KVLAB_STAGE3_SRC_BST_LAYOUT_H_
+#define KVLAB_STAGE3_SRC_BST_LAYOUT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "trie_node.h"
+
+namespace kvlab::stage3 {
+
+struct BstNode : NodeHeader {
+  BstNode* children;  // root of this node's child tree, one level down
+  BstNode* left;      // siblings with smaller bytes
+  BstNode* right;     // siblings with larger bytes
+};
+
+static_assert(sizeof(BstNode) == 40, "BST node is five words");
+
+class BstLayout {
+ public:
+  using Node = BstNode;
+
+  size_t NodeBytes() const { return sizeof(Node); }
+
+  absl::Status ValidateKey(std::string_view) const { return absl::OkStatus(); }
+
+  Node* NewNode(uint8_t byte, size_t* bytes) const {
+    Node* node = static_cast<Node*>(AllocateNode(sizeof(Node), bytes));
+    node->byte = byte;
+    return node;
+  }
+  void FreeNode(Node* node, size_t* bytes) const {
+    FreeNodeMemory(node, sizeof(Node), bytes);
+  }
+
+  Node* Child(const Node* parent, uint8_t byte) const {
+    Node* node = parent->children;
+    while (node != nullptr && node->byte != byte) {
+      node = byte < node->byte ? node->left : node->right;
+    }
+    return node;
+  }
+
+  Node* FirstChildAtLeast(const Node* parent, uint8_t byte) const {
+    Node* best = nullptr;
+    for (Node* node = parent->children; node != nullptr;) {
+      if (node->byte >= byte) {
+        best = node;  // a candidate; a smaller one may be on the left
+        if (node->byte == byte) break;
+        node = node->left;
+      } else {
+        node = node->right;
+      }
+    }
+    return best;
+  }
+
+  // The in-order successor, found from the root of the sibling tree: the
+  // nodes have no parent links, which would cost 8 more bytes each.
+  Node* NextChild(const Node* parent, const Node* child) const {
+    if (child->byte == UINT8_MAX) return nullptr;
+    return FirstChildAtLeast(parent, static_cast<uint8_t>(child->byte + 1));
+  }
+
+  Node* ChildOrAdd(Node* parent, uint8_t byte, size_t* bytes) const {
+    Node** link = LinkTo(parent, byte);
+    if (*link == nullptr) *link = NewNode(byte, bytes);
+    return *link;
+  }
+
+  void RemoveChild(Node* parent, Node* child, size_t* bytes) const;
+
+  // Checks the BST order of the child tree; counts the children.
+  absl::Status CheckChildren(const Node* parent, int* children) const;
+
+ private:
+  // The link that points to the child labelled `byte`, or the null link
+  // where it would be attached.
+  static Node** LinkTo(Node* parent, uint8_t byte) {
+    Node** link = &parent->children;
+    while (*link != nullptr && (*link)->byte != byte) {
+      link = byte < (*link)->byte ? &(*link)->left : &(*link)->right;
+    }
+    return link;
+  }
+};
+
+}  // namespace kvlab::stage3
+
+#endif  // KVLAB_STAGE3_SRC_BST_LAYOUT_H_

@@ -1,0 +1,94 @@
+// The list layout of `trie_list`: a node's children form a singly linked
+// list sorted by byte, and each node is its own list cell.
+//
+//   +----------------+-------------+-------------+
+//   | header (16 B)  | first_child | next        |   32 bytes a node
+//   +----------------+-------------+-------------+
+//
+//   parent --first_child--> [a] --next--> [k] --next--> [z] --next--> null
+//
+// Memory is proportional to the number of nodes, not to the alphabet: each
+// node is pointed to exactly once. Finding a child walks the list, up to
+// the node's fan-out steps, each possibly a cache miss; sorting the list
+// lets a miss stop at the first larger byte and gives key order for free.
+
+#ifndef KVLAB_STAGE3_SRC_LIST_LAYOUT_H_
+#define KVLAB_STAGE3_SRC_LIST_LAYOUT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "trie_node.h"
+
+namespace kvlab::stage3 {
+
+struct ListNode : NodeHeader {
+  ListNode* first_child;  // the child with the smallest byte
+  ListNode* next;         // the sibling with the next larger byte
+};
+
+static_assert(sizeof(ListNode) == 32, "list node is four words");
+
+class ListLayout {
+ public:
+  using Node = ListNode;
+
+  size_t NodeBytes() const { return sizeof(Node); }
+
+  absl::Status ValidateKey(std::string_view) const { return absl::OkStatus(); }
+
+  Node* NewNode(uint8_t byte, size_t* bytes) const {
+    Node* node = static_cast<Node*>(AllocateNode(sizeof(Node), bytes));
+    node->byte = byte;
+    return node;
+  }
+  void FreeNode(Node* node, size_t* bytes) const {
+    FreeNodeMemory(node, sizeof(Node), bytes);
+  }
+
+  Node* Child(const Node* parent, uint8_t byte) const {
+    Node* child = FirstChildAtLeast(parent, byte);
+    return child != nullptr && child->byte == byte ? child : nullptr;
+  }
+
+  Node* FirstChildAtLeast(const Node* parent, uint8_t byte) const {
+    Node* child = parent->first_child;
+    while (child != nullptr && child->byte < byte) child = child->next;
+    return child;
+  }
+
+  Node* NextChild(const Node*, const Node* child) const { return child->next; }
+
+  Node* ChildOrAdd(Node* parent, uint8_t byte, size_t* bytes) const {
+    Node** link = LinkAtLeast(parent, byte);
+    if (*link != nullptr && (*link)->byte == byte) return *link;
+    Node* child = NewNode(byte, bytes);
+    child->next = *link;
+    *link = child;
+    return child;
+  }
+
+  void RemoveChild(Node* parent, Node* child, size_t* bytes) const {
+    Node** link = LinkAtLeast(parent, child->byte);
+    *link = child->next;
+    FreeNode(child, bytes);
+  }
+
+  // Checks that the list is strictly ascending; counts the children.
+  absl::Status CheckChildren(const Node* parent, int* children) const;
+
+ private:
+  // The link (first_child or some next) that points to the first child
+  // whose byte is >= `byte`, or that is null at the end of the list.
+  Node** LinkAtLeast(Node* parent, uint8_t byte) const {
+    Node** link = &parent->first_child;
+    while (*link != nullptr && (*link)->byte < byte) link = &(*link)->next;
+    return link;
+  }
+};
+
+}  // namespace kvlab::stage3
+
+#endif  // KVLAB_STAGE3_SRC_LIST_LAYOUT_H_
