@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "kvlab/course.h"
 #include "kvlab/kv_store.h"
+#include "kvlab/kvlab.h"
 #include "kvlab/testing/test_scale.h"
 
 namespace {
@@ -223,7 +224,8 @@ TEST(CourseApiEnvironmentTest, StoreComesFromKvlabStore) {
   EXPECT_EQ(named.store().Name(), "std_map");
   ASSERT_EQ(unsetenv("KVLAB_STORE"), 0);
   kvStore by_default(10);
-  EXPECT_EQ(by_default.store().Name(), "avl");
+  EXPECT_EQ(by_default.store().Name(), kvlab::DefaultStoreSpec());
+  EXPECT_EQ(kvlab::DefaultStoreSpec(), "trie_bst");  // stage 3 is the newest
 }
 
 TEST(CourseApiEnvironmentTest, UnknownStoreThrowsWithTheList) {
