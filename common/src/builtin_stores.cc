@@ -4,6 +4,7 @@
 #include "kvlab/kvlab.h"
 #include "kvlab/stage1/stores.h"
 #include "kvlab/stage3/stores.h"
+#include "kvlab/stage4/stores.h"
 #include "kvlab/std_map_store.h"
 
 namespace kvlab {
@@ -13,6 +14,7 @@ const StoreRegistry& BuiltinStores() {
     auto* r = new StoreRegistry();  // never destroyed: safe at exit
     RegisterStage1Stores(r);
     RegisterStage3Stores(r);
+    RegisterStage4Stores(r);
     RegisterPeerStores(r);
     return r;
   }();
@@ -23,8 +25,8 @@ absl::StatusOr<std::unique_ptr<KVStore>> MakeStore(std::string_view spec) {
   return BuiltinStores().Make(spec);
 }
 
-// The most advanced stage's store, as the course API promises: stage 3's
-// BST-children trie, the report's best of its three pointer tries.
-std::string_view DefaultStoreSpec() { return "trie_bst"; }
+// The most advanced stage's store, as the course API promises: stage 4's
+// compressed trie, thread-safe by itself.
+std::string_view DefaultStoreSpec() { return "ctrie"; }
 
 }  // namespace kvlab
