@@ -225,7 +225,7 @@ TEST(CourseApiEnvironmentTest, StoreComesFromKvlabStore) {
   ASSERT_EQ(unsetenv("KVLAB_STORE"), 0);
   kvStore by_default(10);
   EXPECT_EQ(by_default.store().Name(), kvlab::DefaultStoreSpec());
-  EXPECT_EQ(kvlab::DefaultStoreSpec(), "trie_bst");  // stage 3 is the newest
+  EXPECT_EQ(kvlab::DefaultStoreSpec(), "ctrie");  // stage 4 is the newest
 }
 
 TEST(CourseApiEnvironmentTest, UnknownStoreThrowsWithTheList) {
