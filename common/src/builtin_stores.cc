@@ -3,6 +3,7 @@
 
 #include "kvlab/kvlab.h"
 #include "kvlab/stage1/stores.h"
+#include "kvlab/stage2/stores.h"
 #include "kvlab/stage3/stores.h"
 #include "kvlab/stage4/stores.h"
 #include "kvlab/std_map_store.h"
@@ -13,6 +14,7 @@ const StoreRegistry& BuiltinStores() {
   static const StoreRegistry* const registry = [] {
     auto* r = new StoreRegistry();  // never destroyed: safe at exit
     RegisterStage1Stores(r);
+    RegisterStage2Stores(r);
     RegisterStage3Stores(r);
     RegisterStage4Stores(r);
     RegisterPeerStores(r);

@@ -2,6 +2,8 @@
 
 #include <iterator>
 
+#include "kvlab/absl_btree_store.h"
+
 namespace kvlab {
 
 bool StdMapStore::PutImpl(std::string_view key, std::string_view value) {
@@ -67,6 +69,7 @@ void RegisterPeerStores(StoreRegistry* registry) {
         return std::make_unique<StdMapStore>();
       },
   });
+  RegisterAbslBtreeStore(registry);
 }
 
 }  // namespace kvlab

@@ -9,7 +9,7 @@ using testing::KVStoreConformanceTest;
 
 INSTANTIATE_TEST_SUITE_P(Peers, KVStoreConformanceTest,
                          ::testing::ValuesIn(testing::ConformanceCases(
-                             RegisterPeerStores, {"std_map"})),
+                             RegisterPeerStores, {"std_map", "absl_btree"})),
                          testing::ConformanceCaseName);
 
 TEST(StdMapStoreTest, NthWalksFromTheNearerEnd) {
