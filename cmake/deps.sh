@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kvlab needs, and only those that are missing.
 #
-# Usage: cmake/deps.sh [build|words|memcheck|all]
+# Usage: cmake/deps.sh [build|words|memcheck|bench|all]
 #   build     compiler-side libraries (Abseil, GoogleTest, pkg-config, CMake, Ninja)
 #   words     Debian word lists for the `words` data set
 #   memcheck  valgrind
+#   bench     tcmalloc, for mmbench's comparison run
 #   all       everything above (the default)
 #
 # Exits non-zero with a clear message when a package is missing and cannot be
@@ -15,13 +16,15 @@ group=${1:-all}
 build_pkgs=(g++ cmake ninja-build pkg-config libabsl-dev libgtest-dev libgmock-dev)
 words_pkgs=(wamerican wbritish)
 memcheck_pkgs=(valgrind)
+bench_pkgs=(libtcmalloc-minimal4)
 
 case "$group" in
   build) wanted=("${build_pkgs[@]}") ;;
   words) wanted=("${words_pkgs[@]}") ;;
   memcheck) wanted=("${memcheck_pkgs[@]}") ;;
-  all) wanted=("${build_pkgs[@]}" "${words_pkgs[@]}" "${memcheck_pkgs[@]}") ;;
-  *) echo "deps: unknown group '$group' (build, words, memcheck, all)" >&2; exit 2 ;;
+  bench) wanted=("${bench_pkgs[@]}") ;;
+  all) wanted=("${build_pkgs[@]}" "${words_pkgs[@]}" "${memcheck_pkgs[@]}" "${bench_pkgs[@]}") ;;
+  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, all)" >&2; exit 2 ;;
 esac
 
 missing=()

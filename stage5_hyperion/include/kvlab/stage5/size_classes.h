@@ -1,0 +1,60 @@
+// The size classes of the stage-5 memory manager.
+//
+// Superbin i in 1..63 serves chunks of exactly 32*i bytes, so a request of
+// s <= 2016 bytes lands in superbin ceil(s/32) and wastes under 32 bytes.
+// Larger requests go to superbin 0: a 16-byte extended record in a bin plus
+// a heap block that grows in coarse steps (Hyperion paper, section 3.2):
+// multiples of 256 B up to 8 KiB, of 1 KiB up to 16 KiB, of 4 KiB beyond.
+// A container growing by 32 bytes at a time therefore reallocates its heap
+// block only once every 8, 32 or 128 growths.
+
+#ifndef KVLAB_STAGE5_SIZE_CLASSES_H_
+#define KVLAB_STAGE5_SIZE_CLASSES_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace kvlab::stage5 {
+
+inline constexpr int kSuperbins = 64;
+inline constexpr size_t kSizeStep = 32;
+// The largest request a chunk of superbins 1..63 serves.
+inline constexpr size_t kMaxSmallSize = kSizeStep * (kSuperbins - 1);  // 2016
+// The largest request superbin 0 serves (its record keeps a 32-bit size).
+inline constexpr size_t kMaxAllocation = 0xffffffffu;
+inline constexpr size_t kChunksPerBin = 4096;
+inline constexpr size_t kBinsPerMetabin = 256;
+inline constexpr size_t kMaxMetabins = size_t{1} << 14;
+// Superbin 0's chunks are extended records.
+inline constexpr size_t kExtendedRecordSize = 16;
+// A chained extended pointer owns this many consecutive records.
+inline constexpr size_t kChainLength = 8;
+
+// The superbin serving a request of `size` bytes (1..kMaxAllocation).
+constexpr uint32_t SuperbinForSize(size_t size) {
+  return size > kMaxSmallSize ? 0
+                              : uint32_t((size + kSizeStep - 1) / kSizeStep);
+}
+
+// The chunk size of `superbin`: 32*i, or the record size for superbin 0.
+constexpr size_t ChunkSize(uint32_t superbin) {
+  return superbin == 0 ? kExtendedRecordSize : kSizeStep * superbin;
+}
+
+// The growth step of an extended heap block holding `size` bytes.
+constexpr size_t ExtendedStep(size_t size) {
+  if (size <= 8 * 1024) return 256;
+  if (size <= 16 * 1024) return 1024;
+  return 4096;
+}
+
+// The heap block size an extended allocation of `size` bytes holds: `size`
+// rounded up to its step.
+constexpr size_t ExtendedHeldSize(size_t size) {
+  const size_t step = ExtendedStep(size);
+  return (size + step - 1) / step * step;
+}
+
+}  // namespace kvlab::stage5
+
+#endif  // KVLAB_STAGE5_SIZE_CLASSES_H_

@@ -1,0 +1,66 @@
+// Word scans over bitmaps of 64-bit words, the only search the memory
+// manager does: a set bit means "free" (a chunk in a bin's free map) or
+// "not full" (a bin in a metabin's map). count-trailing-zeros finds the
+// lowest set bit of a word in one instruction, so a 4,096-chunk bin is
+// searched in at most 64 word loads and a 256-bin metabin in 4.
+
+#ifndef KVLAB_STAGE5_SRC_BITMAP_H_
+#define KVLAB_STAGE5_SRC_BITMAP_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace kvlab::stage5 {
+
+inline constexpr size_t kNoBit = ~size_t{0};
+
+inline bool TestBit(const uint64_t* words, size_t bit) {
+  return (words[bit / 64] >> (bit % 64)) & 1;
+}
+inline void SetBit(uint64_t* words, size_t bit) {
+  words[bit / 64] |= uint64_t{1} << (bit % 64);
+}
+inline void ClearBit(uint64_t* words, size_t bit) {
+  words[bit / 64] &= ~(uint64_t{1} << (bit % 64));
+}
+
+// The lowest set bit in words[first_word .. word_count), or kNoBit.
+inline size_t FindFirstSet(const uint64_t* words, size_t word_count,
+                           size_t first_word = 0) {
+  for (size_t w = first_word; w < word_count; ++w) {
+    if (words[w] != 0) return w * 64 + size_t(__builtin_ctzll(words[w]));
+  }
+  return kNoBit;
+}
+
+// Bit positions 0, 8, ..., 56 of the result are set where the byte of
+// `word` starting there has all 8 bits set: three shifted ANDs fold each
+// byte onto its lowest bit.
+inline uint64_t FullBytes(uint64_t word) {
+  word &= word >> 1;
+  word &= word >> 2;
+  word &= word >> 4;
+  return word & 0x0101010101010101ull;
+}
+
+// The lowest bit index i, a multiple of 8, whose 8 bits i..i+7 are all set
+// in words[0 .. word_count), or kNoBit: a run for a chained pointer.
+inline size_t FindFirstFullByte(const uint64_t* words, size_t word_count) {
+  for (size_t w = 0; w < word_count; ++w) {
+    const uint64_t full = FullBytes(words[w]);
+    if (full != 0) return w * 64 + size_t(__builtin_ctzll(full));
+  }
+  return kNoBit;
+}
+
+// True if all bits of words[0 .. word_count) are zero.
+inline bool AllClear(const uint64_t* words, size_t word_count) {
+  for (size_t w = 0; w < word_count; ++w) {
+    if (words[w] != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace kvlab::stage5
+
+#endif  // KVLAB_STAGE5_SRC_BITMAP_H_

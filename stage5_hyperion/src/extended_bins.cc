@@ -1,0 +1,125 @@
+// Superbin 0: extended records and chained pointers (see extended_record.h).
+
+#include <algorithm>
+#include <cassert>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "extended_record.h"
+#include "kvlab/stage5/memory_manager.h"
+#include "poison.h"
+#include "superbin.h"
+
+namespace kvlab::stage5 {
+namespace {
+
+void OutOfMemory(size_t size) {
+  std::fprintf(stderr,
+               "stage5 memory manager: heap block of %zu bytes failed\n", size);
+  std::abort();
+}
+
+}  // namespace
+
+ExtendedRecord* MemoryManager::Record(HyperionPointer hp) const {
+  assert(hp.superbin() == 0);
+  return reinterpret_cast<ExtendedRecord*>((*superbins_)[0].Locate(hp).address);
+}
+
+HyperionPointer MemoryManager::AllocateExtended(size_t size) {
+  const ChunkLocation chunk = (*superbins_)[0].Allocate();
+  UnpoisonRegion(chunk.address, kExtendedRecordSize);
+  auto* record = reinterpret_cast<ExtendedRecord*>(chunk.address);
+  record->flags = ExtendedRecord::kSingle;
+  ResizeBlock(record, size);
+  return chunk.hp;
+}
+
+void MemoryManager::ResizeBlock(ExtendedRecord* record, size_t new_size) {
+  const size_t old_size = record->requested;
+  const size_t old_held = record->held();
+  const size_t new_held = new_size == 0 ? 0 : ExtendedHeldSize(new_size);
+  char* block = record->block;
+  if (new_held == old_held) {
+    // The common case of a 32-byte growth: the over-allocation absorbs it.
+    if (new_size < old_size) {
+      std::memset(block + new_size, 0, old_size - new_size);
+      PoisonRegion(block + new_size, new_held - new_size);
+    } else {
+      UnpoisonRegion(block, new_size);
+    }
+  } else {
+    UnpoisonRegion(block, old_held);  // realloc copies and frees it all
+    if (new_held == 0) {
+      std::free(block);
+      block = nullptr;
+    } else {
+      // Bytes past new_size that survive the move must be zero.
+      if (new_size < old_size) {
+        std::memset(block + new_size, 0,
+                    std::min(old_size, new_held) - new_size);
+      }
+      block = static_cast<char*>(std::realloc(block, new_held));
+      if (block == nullptr) OutOfMemory(new_held);
+      if (new_held > old_held) {
+        std::memset(block + old_held, 0, new_held - old_held);
+      }
+      PoisonRegion(block + new_size, new_held - new_size);
+    }
+  }
+  record->block = block;
+  record->requested = uint32_t(new_size);
+  record->overallocation = uint16_t(new_held - new_size);
+  requested_bytes_[0] += new_size;
+  requested_bytes_[0] -= old_size;
+  extended_heap_bytes_ += new_held;
+  extended_heap_bytes_ -= old_held;
+}
+
+void MemoryManager::FreeExtended(HyperionPointer hp) {
+  ExtendedRecord* record = Record(hp);
+  const size_t count =
+      record->flags == ExtendedRecord::kChainHead ? kChainLength : 1;
+  assert(count == kChainLength || record->flags == ExtendedRecord::kSingle);
+  for (size_t i = 0; i < count; ++i) ResizeBlock(record + i, 0);
+  std::memset(record, 0, count * kExtendedRecordSize);
+  PoisonRegion(record, count * kExtendedRecordSize);
+  (*superbins_)[0].Free(hp, count);
+}
+
+HyperionPointer MemoryManager::AllocateChained() {
+  const ChunkLocation chunk = (*superbins_)[0].AllocateRun();
+  UnpoisonRegion(chunk.address, kChainLength * kExtendedRecordSize);
+  auto* records = reinterpret_cast<ExtendedRecord*>(chunk.address);
+  records[0].flags = ExtendedRecord::kChainHead;
+  for (size_t i = 1; i < kChainLength; ++i) {
+    records[i].flags = ExtendedRecord::kChainSlot;
+  }
+  return chunk.hp;
+}
+
+bool MemoryManager::IsChained(HyperionPointer hp) const {
+  return hp.superbin() == 0 && !hp.IsNull() &&
+         Record(hp)->flags == ExtendedRecord::kChainHead;
+}
+
+void* MemoryManager::ResizeSlot(HyperionPointer hp, size_t slot,
+                                size_t new_size) {
+  assert(IsChained(hp) && slot < kChainLength && new_size <= kMaxAllocation);
+  ExtendedRecord* record = Record(hp) + slot;
+  ResizeBlock(record, new_size);
+  return record->block;
+}
+
+void* MemoryManager::ResolveSlot(HyperionPointer hp, size_t slot) const {
+  assert(IsChained(hp) && slot < kChainLength);
+  return (Record(hp) + slot)->block;
+}
+
+size_t MemoryManager::SlotSize(HyperionPointer hp, size_t slot) const {
+  assert(IsChained(hp) && slot < kChainLength);
+  return (Record(hp) + slot)->requested;
+}
+
+}  // namespace kvlab::stage5

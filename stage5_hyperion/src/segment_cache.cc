@@ -1,0 +1,60 @@
+#include "segment_cache.h"
+
+#include <sys/mman.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "poison.h"
+
+namespace kvlab::stage5 {
+
+char* MapSegment(size_t size) {
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) {
+    std::fprintf(stderr, "stage5 memory manager: mmap of %zu bytes failed\n",
+                 size);
+    std::abort();
+  }
+  PoisonRegion(p, size);
+  return static_cast<char*>(p);
+}
+
+void UnmapSegment(char* segment, size_t size) {
+  // The next mapping at this address must not inherit the poison.
+  UnpoisonRegion(segment, size);
+  munmap(segment, size);
+}
+
+SegmentCache::~SegmentCache() {
+  for (size_t i = 0; i < count_; ++i) {
+    UnmapSegment(entries_[i].segment, entries_[i].size);
+  }
+}
+
+char* SegmentCache::Acquire(uint32_t superbin, size_t size) {
+  // Newest first: its pages are the most likely to still be in cache.
+  for (size_t i = count_; i-- > 0;) {
+    if (entries_[i].superbin != superbin) continue;
+    char* segment = entries_[i].segment;
+    for (size_t j = i; j + 1 < count_; ++j) entries_[j] = entries_[j + 1];
+    --count_;
+    cached_bytes_ -= size;
+    return segment;
+  }
+  return MapSegment(size);
+}
+
+void SegmentCache::Release(uint32_t superbin, char* segment, size_t size) {
+  if (count_ == kCapacity) {
+    UnmapSegment(entries_[0].segment, entries_[0].size);
+    cached_bytes_ -= entries_[0].size;
+    for (size_t j = 0; j + 1 < count_; ++j) entries_[j] = entries_[j + 1];
+    --count_;
+  }
+  entries_[count_++] = Entry{segment, size, superbin};
+  cached_bytes_ += size;
+}
+
+}  // namespace kvlab::stage5

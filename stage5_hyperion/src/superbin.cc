@@ -1,0 +1,319 @@
+#include "superbin.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "bitmap.h"
+
+namespace kvlab::stage5 {
+
+Superbin::~Superbin() {
+  for (Metabin* metabin : metabins_) {
+    if (metabin == nullptr) continue;
+    for (Bin* bin : metabin->bins) {
+      if (bin == nullptr) continue;
+      UnmapSegment(bin->segment, segment_size());
+      delete[] bin->slack;
+      delete bin;
+    }
+    delete metabin;
+  }
+}
+
+void Superbin::Init(uint32_t id, SegmentCache* cache) {
+  id_ = id;
+  chunk_size_ = ChunkSize(id);
+  cache_ = cache;
+}
+
+uint64_t Superbin::reserved_chunks() const {
+  if (id_ != 0 || metabins_.empty() || metabins_[0] == nullptr) return 0;
+  const Bin* bin = metabins_[0]->bins[0];
+  return bin == nullptr ? 0 : bin->reserved;
+}
+
+uint64_t Superbin::metadata_bytes() const {
+  const uint64_t per_bin = sizeof(Bin) + (id_ == 0 ? 0 : kChunksPerBin);
+  return metabin_count_ * sizeof(Metabin) + bins_ * per_bin +
+         metabins_.capacity() * sizeof(Metabin*);
+}
+
+ChunkLocation Superbin::Allocate() {
+  const uint32_t metabin_id = NotFullMetabin();
+  Metabin* metabin = metabins_[metabin_id];
+  const size_t bin_id = FindFirstSet(metabin->not_full, Metabin::kWords);
+  assert(bin_id != kNoBit);
+  Bin* bin = metabin->bins[bin_id];
+  if (bin == nullptr) bin = CreateBin(metabin, metabin_id, uint32_t(bin_id));
+  const size_t chunk =
+      FindFirstSet(bin->free_map, Bin::kWords, bin->first_free_word);
+  assert(chunk != kNoBit);
+  bin->first_free_word = uint16_t(chunk / 64);
+  return Take(metabin_id, uint32_t(bin_id), bin, chunk, 1);
+}
+
+ChunkLocation Superbin::AllocateRun() {
+  for (uint32_t metabin_id = 0; metabin_id < metabins_.size(); ++metabin_id) {
+    Metabin* metabin = metabins_[metabin_id];
+    if (metabin == nullptr) continue;
+    for (size_t w = 0; w < Metabin::kWords; ++w) {
+      for (uint64_t bits = metabin->not_full[w]; bits != 0; bits &= bits - 1) {
+        const uint32_t bin_id = uint32_t(w * 64 + __builtin_ctzll(bits));
+        Bin* bin = metabin->bins[bin_id];
+        if (bin == nullptr) bin = CreateBin(metabin, metabin_id, bin_id);
+        const size_t chunk = FindFirstFullByte(bin->free_map, Bin::kWords);
+        if (chunk != kNoBit) {
+          return Take(metabin_id, bin_id, bin, chunk, kChainLength);
+        }
+      }
+    }
+  }
+  const uint32_t metabin_id = CreateMetabin();
+  Metabin* metabin = metabins_[metabin_id];
+  Bin* bin = CreateBin(metabin, metabin_id, 0);
+  return Take(metabin_id, 0, bin, FindFirstFullByte(bin->free_map, Bin::kWords),
+              kChainLength);
+}
+
+ChunkLocation Superbin::Take(uint32_t metabin_id, uint32_t bin_id, Bin* bin,
+                             size_t chunk, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    assert(TestBit(bin->free_map, chunk + i));
+    ClearBit(bin->free_map, chunk + i);
+  }
+  bin->used = uint16_t(bin->used + count);
+  chunks_in_use_ += count;
+  if (bin->used == kChunksPerBin) {
+    Metabin* metabin = metabins_[metabin_id];
+    ClearBit(metabin->not_full, bin_id);
+    if (AllClear(metabin->not_full, Metabin::kWords)) ListRemove(metabin_id);
+  }
+  return ChunkLocation{
+      HyperionPointer::Make(id_, metabin_id, bin_id, uint32_t(chunk)),
+      bin->segment + chunk * chunk_size_, bin};
+}
+
+void Superbin::Free(HyperionPointer hp, size_t count) {
+  Metabin* metabin = metabins_[hp.metabin()];
+  Bin* bin = metabin->bins[hp.bin()];
+  for (size_t i = 0; i < count; ++i) {
+    assert(!TestBit(bin->free_map, hp.chunk() + i));
+    SetBit(bin->free_map, hp.chunk() + i);
+  }
+  const bool bin_was_full = bin->used == kChunksPerBin;
+  bin->used = uint16_t(bin->used - count);
+  chunks_in_use_ -= count;
+  bin->first_free_word =
+      std::min<uint16_t>(bin->first_free_word, uint16_t(hp.chunk() / 64));
+  if (bin_was_full) {
+    const bool metabin_was_full = AllClear(metabin->not_full, Metabin::kWords);
+    SetBit(metabin->not_full, hp.bin());
+    if (metabin_was_full) ListInsert(hp.metabin());
+  }
+  if (bin->used == bin->reserved) ReleaseBin(metabin, hp.metabin(), hp.bin());
+}
+
+ChunkLocation Superbin::Locate(HyperionPointer hp) const {
+  assert(InUse(hp));
+  Bin* bin = metabins_[hp.metabin()]->bins[hp.bin()];
+  return ChunkLocation{hp, bin->segment + hp.chunk() * chunk_size_, bin};
+}
+
+bool Superbin::InUse(HyperionPointer hp) const {
+  if (hp.superbin() != id_ || hp.metabin() >= metabins_.size()) return false;
+  const Metabin* metabin = metabins_[hp.metabin()];
+  if (metabin == nullptr) return false;
+  const Bin* bin = metabin->bins[hp.bin()];
+  if (bin == nullptr || TestBit(bin->free_map, hp.chunk())) return false;
+  return !(bin->reserved != 0 && hp.chunk() == 0);
+}
+
+void Superbin::ForEachInUse(
+    absl::FunctionRef<void(const ChunkLocation&)> fn) const {
+  for (uint32_t metabin_id = 0; metabin_id < metabins_.size(); ++metabin_id) {
+    const Metabin* metabin = metabins_[metabin_id];
+    if (metabin == nullptr) continue;
+    for (uint32_t bin_id = 0; bin_id < kBinsPerMetabin; ++bin_id) {
+      Bin* bin = metabin->bins[bin_id];
+      if (bin == nullptr) continue;
+      for (uint32_t chunk = bin->reserved; chunk < kChunksPerBin; ++chunk) {
+        if (TestBit(bin->free_map, chunk)) continue;
+        fn(ChunkLocation{HyperionPointer::Make(id_, metabin_id, bin_id, chunk),
+                         bin->segment + chunk * chunk_size_, bin});
+      }
+    }
+  }
+}
+
+uint32_t Superbin::NotFullMetabin() {
+  if (list_size_ == 0) {
+    // The list ran dry: look for not-full metabins it had no room for.
+    for (uint32_t id = 0; id < metabins_.size(); ++id) {
+      const Metabin* metabin = metabins_[id];
+      if (metabin != nullptr && !AllClear(metabin->not_full, Metabin::kWords)) {
+        list_[list_size_++] = uint16_t(id);
+        if (list_size_ == kListCapacity) break;
+      }
+    }
+    if (list_size_ == 0) CreateMetabin();
+  }
+  return list_[0];
+}
+
+uint32_t Superbin::CreateMetabin() {
+  // Reuse the lowest released id, so ids stay dense.
+  uint32_t id = 0;
+  while (id < metabins_.size() && metabins_[id] != nullptr) ++id;
+  if (id == kMaxMetabins) {
+    std::fprintf(stderr,
+                 "stage5 memory manager: superbin %u has no metabin left\n",
+                 id_);
+    std::abort();
+  }
+  if (id == metabins_.size()) metabins_.push_back(nullptr);
+  auto* metabin = new Metabin;
+  std::memset(metabin->not_full, 0xff, sizeof(metabin->not_full));
+  std::fill(std::begin(metabin->bins), std::end(metabin->bins), nullptr);
+  metabin->live_bins = 0;
+  metabins_[id] = metabin;
+  ++metabin_count_;
+  ListInsert(id);
+  return id;
+}
+
+Bin* Superbin::CreateBin(Metabin* metabin, uint32_t metabin_id,
+                         uint32_t bin_id) {
+  auto* bin = new Bin;
+  std::memset(bin->free_map, 0xff, sizeof(bin->free_map));
+  bin->segment = cache_->Acquire(id_, segment_size());
+  bin->slack = id_ == 0 ? nullptr : new uint8_t[kChunksPerBin];
+  bin->used = 0;
+  bin->first_free_word = 0;
+  bin->reserved = 0;
+  if (id_ == 0 && metabin_id == 0 && bin_id == 0) {
+    // The all-zero pointer is null: its chunk stays allocated forever.
+    ClearBit(bin->free_map, 0);
+    bin->used = 1;
+    bin->reserved = 1;
+  }
+  metabin->bins[bin_id] = bin;
+  ++metabin->live_bins;
+  ++bins_;
+  return bin;
+}
+
+void Superbin::ReleaseBin(Metabin* metabin, uint32_t metabin_id,
+                          uint32_t bin_id) {
+  Bin* bin = metabin->bins[bin_id];
+  cache_->Release(id_, bin->segment, segment_size());
+  delete[] bin->slack;
+  delete bin;
+  metabin->bins[bin_id] = nullptr;
+  --bins_;
+  if (--metabin->live_bins == 0) ReleaseMetabin(metabin_id);
+}
+
+void Superbin::ReleaseMetabin(uint32_t metabin_id) {
+  ListRemove(metabin_id);
+  delete metabins_[metabin_id];
+  metabins_[metabin_id] = nullptr;
+  --metabin_count_;
+  while (!metabins_.empty() && metabins_.back() == nullptr) {
+    metabins_.pop_back();
+  }
+  // Give the table back once it is mostly unused.
+  if (metabins_.empty() || metabins_.size() < metabins_.capacity() / 4) {
+    metabins_.shrink_to_fit();
+  }
+}
+
+void Superbin::ListInsert(uint32_t metabin_id) {
+  size_t pos = 0;
+  while (pos < list_size_ && list_[pos] < metabin_id) ++pos;
+  if (pos < list_size_ && list_[pos] == metabin_id) return;
+  if (pos == kListCapacity) return;  // only lower ids fit; the rest waits
+  if (list_size_ == kListCapacity) --list_size_;
+  for (size_t i = list_size_; i > pos; --i) list_[i] = list_[i - 1];
+  list_[pos] = uint16_t(metabin_id);
+  ++list_size_;
+}
+
+void Superbin::ListRemove(uint32_t metabin_id) {
+  for (size_t i = 0; i < list_size_; ++i) {
+    if (list_[i] != metabin_id) continue;
+    for (size_t j = i; j + 1 < list_size_; ++j) list_[j] = list_[j + 1];
+    --list_size_;
+    return;
+  }
+}
+
+std::string Superbin::Check() const {
+  const std::string where = absl::StrCat("superbin ", id_, ": ");
+  uint64_t in_use = 0, bins = 0, metabins = 0;
+  for (uint32_t metabin_id = 0; metabin_id < metabins_.size(); ++metabin_id) {
+    const Metabin* metabin = metabins_[metabin_id];
+    if (metabin == nullptr) continue;
+    ++metabins;
+    uint32_t live_bins = 0;
+    for (uint32_t bin_id = 0; bin_id < kBinsPerMetabin; ++bin_id) {
+      const Bin* bin = metabin->bins[bin_id];
+      const bool not_full = TestBit(metabin->not_full, bin_id);
+      if (bin == nullptr) {
+        if (!not_full) return absl::StrCat(where, "absent bin marked full");
+        continue;
+      }
+      ++live_bins;
+      size_t free_chunks = 0;
+      for (size_t w = 0; w < Bin::kWords; ++w) {
+        free_chunks += size_t(__builtin_popcountll(bin->free_map[w]));
+        if (w < bin->first_free_word && bin->free_map[w] != 0) {
+          return absl::StrCat(where, "free chunk below first_free_word");
+        }
+      }
+      if (free_chunks + bin->used != kChunksPerBin) {
+        return absl::StrCat(where, "bin ", metabin_id, "/", bin_id,
+                            " used count disagrees with its free map");
+      }
+      if (bin->used == bin->reserved) {
+        return absl::StrCat(where, "empty bin not released");
+      }
+      if (not_full != (bin->used < kChunksPerBin)) {
+        return absl::StrCat(where, "not-full map wrong for bin ", bin_id);
+      }
+      if (bin->reserved != 0 && (metabin_id != 0 || bin_id != 0 || id_ != 0 ||
+                                 TestBit(bin->free_map, 0))) {
+        return absl::StrCat(where, "reserved chunk misplaced");
+      }
+      in_use += bin->used - bin->reserved;
+      ++bins;
+    }
+    if (live_bins == 0) return absl::StrCat(where, "empty metabin kept");
+    if (live_bins != metabin->live_bins) {
+      return absl::StrCat(where, "live_bins wrong in metabin ", metabin_id);
+    }
+  }
+  if (!metabins_.empty() && metabins_.back() == nullptr) {
+    return absl::StrCat(where, "metabin table has a null tail");
+  }
+  for (size_t i = 0; i < list_size_; ++i) {
+    const uint32_t id = list_[i];
+    if (i > 0 && list_[i - 1] >= id) return where + "list not sorted";
+    if (id >= metabins_.size() || metabins_[id] == nullptr ||
+        AllClear(metabins_[id]->not_full, Metabin::kWords)) {
+      return absl::StrCat(where, "list holds metabin ", id,
+                          " that is absent or full");
+    }
+  }
+  if (in_use != chunks_in_use_ || bins != bins_ || metabins != metabin_count_) {
+    return absl::StrCat(where, "counters disagree: in use ", chunks_in_use_,
+                        " vs ", in_use, ", bins ", bins_, " vs ", bins,
+                        ", metabins ", metabin_count_, " vs ", metabins);
+  }
+  return "";
+}
+
+}  // namespace kvlab::stage5

@@ -1,0 +1,142 @@
+// One superbin of the memory manager: every chunk of one size, organised as
+// metabins of bins of chunks (Hyperion paper, section 3.2 and Figure 9).
+//
+//   Superbin   up to 2^14 metabins, a table of pointers to them, and a
+//              sorted list of up to 16 ids of metabins that are not full
+//   Metabin    256 bins, a 256-bit map of bins that are not full (a bin not
+//              yet created counts as not full)
+//   Bin        one mmap'd segment of 4,096 chunks and a 4,096-bit free map
+//
+// Allocation takes the lowest metabin of the list, the lowest not-full bin
+// of its map and the lowest free chunk of that bin's map: three short word
+// scans (bitmap.h). Preferring low ids packs live chunks into few bins, so
+// that the others empty out and can be returned.
+//
+// Invariants:
+//   - A bin exists (descriptor and segment) iff it holds a chunk in use; a
+//     metabin exists iff it holds a bin. Empty ones are released at once,
+//     their segments handed to the SegmentCache.
+//   - Metabin::not_full bit b is set iff bin b is absent or has a free chunk.
+//   - The list holds, sorted, distinct ids of existing metabins that are not
+//     full; not-full metabins may be missing from it when it overflows.
+//   - Bin::used counts chunks whose free-map bit is clear, the reserved one
+//     included; no free bit lies below word first_free_word.
+//   - Superbin 0, metabin 0, bin 0, chunk 0 is reserved (never handed out):
+//     its pointer is the all-zero null pointer.
+//
+// Chunk contents are the manager's business; this class only hands out and
+// takes back positions. Not thread-safe.
+
+#ifndef KVLAB_STAGE5_SRC_SUPERBIN_H_
+#define KVLAB_STAGE5_SRC_SUPERBIN_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "kvlab/stage5/hyperion_pointer.h"
+#include "kvlab/stage5/size_classes.h"
+#include "segment_cache.h"
+
+namespace kvlab::stage5 {
+
+struct Bin {
+  static constexpr size_t kWords = kChunksPerBin / 64;
+
+  uint64_t free_map[kWords];  // bit set = chunk free
+  char* segment;              // kChunksPerBin chunks
+  // Superbins 1..63: per chunk, its size minus the requested size (0..31).
+  uint8_t* slack;
+  uint16_t used;             // chunks not free, the reserved one included
+  uint16_t first_free_word;  // no free bit in earlier words
+  uint16_t reserved;         // 1 in the bin holding the null chunk, else 0
+};
+
+struct Metabin {
+  static constexpr size_t kWords = kBinsPerMetabin / 64;
+
+  uint64_t not_full[kWords];  // bit set = bin absent or has a free chunk
+  Bin* bins[kBinsPerMetabin];
+  uint16_t live_bins;
+};
+
+// Where a chunk is.
+struct ChunkLocation {
+  HyperionPointer hp;
+  char* address;
+  Bin* bin;
+};
+
+class Superbin {
+ public:
+  static constexpr size_t kListCapacity = 16;
+
+  Superbin() = default;
+  Superbin(const Superbin&) = delete;
+  Superbin& operator=(const Superbin&) = delete;
+  // Unmaps every segment and deletes every descriptor.
+  ~Superbin();
+
+  // Must be called once before anything else.
+  void Init(uint32_t id, SegmentCache* cache);
+
+  // A free chunk, now in use. Its memory is as the manager left it when it
+  // was freed (the manager keeps free chunks zeroed and poisoned).
+  ChunkLocation Allocate();
+  // kChainLength consecutive free chunks starting at a multiple of
+  // kChainLength, all now in use; the pointer names the first. Searches
+  // every existing bin before creating one, so it costs O(bins).
+  ChunkLocation AllocateRun();
+  // Frees `count` consecutive in-use chunks starting at `hp` (1, or
+  // kChainLength for a run from AllocateRun).
+  void Free(HyperionPointer hp, size_t count);
+
+  // The chunk `hp` names, which must be in use.
+  ChunkLocation Locate(HyperionPointer hp) const;
+  // True if `hp` names an existing bin and its chunk is in use.
+  bool InUse(HyperionPointer hp) const;
+
+  // Calls `fn` for every chunk in use (the reserved one excluded).
+  void ForEachInUse(absl::FunctionRef<void(const ChunkLocation&)> fn) const;
+
+  size_t chunk_size() const { return chunk_size_; }
+  size_t segment_size() const { return chunk_size_ * kChunksPerBin; }
+  uint64_t chunks_in_use() const { return chunks_in_use_; }
+  uint64_t reserved_chunks() const;
+  uint64_t bins() const { return bins_; }
+  uint64_t metabins() const { return metabin_count_; }
+  uint64_t metadata_bytes() const;
+
+  // Recounts everything from the maps and checks every invariant above.
+  // Returns "" or a description of the first violation.
+  std::string Check() const;
+
+ private:
+  // The id of a not-full metabin, created if needed.
+  uint32_t NotFullMetabin();
+  uint32_t CreateMetabin();
+  Bin* CreateBin(Metabin* metabin, uint32_t metabin_id, uint32_t bin_id);
+  // Takes `count` free chunks at `chunk` of an existing bin.
+  ChunkLocation Take(uint32_t metabin_id, uint32_t bin_id, Bin* bin,
+                     size_t chunk, size_t count);
+  void ReleaseBin(Metabin* metabin, uint32_t metabin_id, uint32_t bin_id);
+  void ReleaseMetabin(uint32_t metabin_id);
+  void ListInsert(uint32_t metabin_id);
+  void ListRemove(uint32_t metabin_id);
+
+  uint32_t id_ = 0;
+  size_t chunk_size_ = 0;
+  SegmentCache* cache_ = nullptr;
+  std::vector<Metabin*> metabins_;  // nullptr for absent metabins
+  uint16_t list_[kListCapacity] = {};
+  size_t list_size_ = 0;
+  uint64_t chunks_in_use_ = 0;
+  uint64_t bins_ = 0;
+  uint64_t metabin_count_ = 0;
+};
+
+}  // namespace kvlab::stage5
+
+#endif  // KVLAB_STAGE5_SRC_SUPERBIN_H_

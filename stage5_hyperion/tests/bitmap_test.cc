@@ -1,0 +1,68 @@
+#include "bitmap.h"
+
+#include <cstdint>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace kvlab::stage5 {
+namespace {
+
+TEST(BitmapTest, FindFirstSetOnEmptyMapFindsNothing) {
+  const std::vector<uint64_t> words(64, 0);
+  EXPECT_EQ(FindFirstSet(words.data(), words.size()), kNoBit);
+  EXPECT_TRUE(AllClear(words.data(), words.size()));
+}
+
+TEST(BitmapTest, FindFirstSetFindsEveryPositionOfA4096BitMap) {
+  std::vector<uint64_t> words(64, 0);
+  for (size_t bit = 0; bit < 4096; ++bit) {
+    SetBit(words.data(), bit);
+    ASSERT_TRUE(TestBit(words.data(), bit));
+    ASSERT_EQ(FindFirstSet(words.data(), words.size()), bit);
+    // A higher bit does not change the answer.
+    if (bit + 1 < 4096) SetBit(words.data(), 4095);
+    ASSERT_EQ(FindFirstSet(words.data(), words.size()), bit);
+    ClearBit(words.data(), 4095);
+    ClearBit(words.data(), bit);
+    ASSERT_TRUE(AllClear(words.data(), words.size()));
+  }
+  EXPECT_TRUE(AllClear(words.data(), words.size()));
+}
+
+TEST(BitmapTest, FindFirstSetStartsAtTheGivenWord) {
+  std::vector<uint64_t> words(4, 0);
+  SetBit(words.data(), 5);
+  SetBit(words.data(), 200);
+  EXPECT_EQ(FindFirstSet(words.data(), 4, 0), 5u);
+  EXPECT_EQ(FindFirstSet(words.data(), 4, 1), 200u);
+  EXPECT_EQ(FindFirstSet(words.data(), 4, 3), 200u);
+  EXPECT_EQ(FindFirstSet(words.data(), 3, 1), kNoBit);
+}
+
+TEST(BitmapTest, FullBytesMarksOnlyCompleteBytes) {
+  EXPECT_EQ(FullBytes(0), 0u);
+  EXPECT_EQ(FullBytes(~uint64_t{0}), 0x0101010101010101ull);
+  EXPECT_EQ(FullBytes(0xff00), 0x0100u);
+  EXPECT_EQ(FullBytes(0x7f80), 0u);    // 8 bits set, but across two bytes
+  EXPECT_EQ(FullBytes(0xfeff), 0x1u);  // second byte misses its low bit
+  EXPECT_EQ(FullBytes(0xff00000000000000ull), 0x0100000000000000ull);
+}
+
+TEST(BitmapTest, FindFirstFullByteNeedsAnAlignedRunOfEight) {
+  std::vector<uint64_t> words(64, 0);
+  EXPECT_EQ(FindFirstFullByte(words.data(), 64), kNoBit);
+  // Seven bits, then an unaligned run of eight: neither counts.
+  for (size_t bit = 0; bit < 7; ++bit) SetBit(words.data(), bit);
+  for (size_t bit = 20; bit < 28; ++bit) SetBit(words.data(), bit);
+  EXPECT_EQ(FindFirstFullByte(words.data(), 64), kNoBit);
+  for (size_t bit = 4088; bit < 4096; ++bit) SetBit(words.data(), bit);
+  EXPECT_EQ(FindFirstFullByte(words.data(), 64), 4088u);
+  for (size_t bit = 64 * 9 + 8; bit < 64 * 9 + 16; ++bit) {
+    SetBit(words.data(), bit);
+  }
+  EXPECT_EQ(FindFirstFullByte(words.data(), 64), 64u * 9 + 8);
+}
+
+}  // namespace
+}  // namespace kvlab::stage5

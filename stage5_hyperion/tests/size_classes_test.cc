@@ -1,0 +1,65 @@
+#include "kvlab/stage5/size_classes.h"
+
+#include "gtest/gtest.h"
+#include "kvlab/stage5/memory_manager.h"
+
+namespace kvlab::stage5 {
+namespace {
+
+TEST(SizeClassesTest, EverySuperbinBoundary) {
+  EXPECT_EQ(SuperbinForSize(1), 1u);
+  for (uint32_t i = 1; i < kSuperbins; ++i) {
+    EXPECT_EQ(SuperbinForSize(32 * i), i);
+    EXPECT_EQ(SuperbinForSize(32 * i - 31), i);
+    EXPECT_EQ(SuperbinForSize(32 * i + 1), i + 1 < kSuperbins ? i + 1 : 0);
+    EXPECT_EQ(ChunkSize(i), 32u * i);
+  }
+  EXPECT_EQ(SuperbinForSize(2016), 63u);
+  EXPECT_EQ(SuperbinForSize(2017), 0u);
+  EXPECT_EQ(SuperbinForSize(kMaxAllocation), 0u);
+  EXPECT_EQ(ChunkSize(0), 16u);
+}
+
+TEST(SizeClassesTest, ExtendedStepEdges) {
+  EXPECT_EQ(ExtendedHeldSize(2017), 2048u);
+  EXPECT_EQ(ExtendedHeldSize(2048), 2048u);
+  EXPECT_EQ(ExtendedHeldSize(2049), 2304u);
+  EXPECT_EQ(ExtendedHeldSize(8191), 8192u);
+  EXPECT_EQ(ExtendedHeldSize(8192), 8192u);
+  EXPECT_EQ(ExtendedHeldSize(8193), 9216u);  // 1 KiB steps from here
+  EXPECT_EQ(ExtendedHeldSize(16384), 16384u);
+  EXPECT_EQ(ExtendedHeldSize(16385), 20480u);  // 4 KiB steps from here
+  EXPECT_EQ(ExtendedHeldSize(20480), 20480u);
+  EXPECT_EQ(ExtendedHeldSize(20481), 24576u);
+  EXPECT_EQ(ExtendedHeldSize(kMaxAllocation) - kMaxAllocation, 1u);
+}
+
+// Each boundary through the manager: the superbin it lands in, what it
+// holds, and that the bytes are usable and zero.
+TEST(SizeClassesTest, ManagerHonoursEveryBoundary) {
+  MemoryManager mm;
+  std::vector<size_t> sizes;
+  for (size_t i = 1; i < kSuperbins; ++i) {
+    sizes.push_back(32 * i);
+    sizes.push_back(32 * i + 1);
+  }
+  for (size_t s : {8191, 8192, 8193, 16384, 16385, 20480, 20481}) {
+    sizes.push_back(s);
+  }
+  for (size_t size : sizes) {
+    const HyperionPointer hp = mm.Allocate(size);
+    ASSERT_EQ(hp.superbin(), SuperbinForSize(size)) << size;
+    ASSERT_EQ(mm.Size(hp), size);
+    const auto* bytes = static_cast<const uint8_t*>(mm.Resolve(hp));
+    for (size_t i = 0; i < size; ++i) ASSERT_EQ(bytes[i], 0) << size;
+    const SuperbinStats s = mm.Stats().superbins[hp.superbin()];
+    EXPECT_EQ(s.requested_bytes, size);
+    EXPECT_EQ(s.held_bytes, hp.superbin() == 0 ? ExtendedHeldSize(size)
+                                               : ChunkSize(hp.superbin()));
+    mm.Free(hp);
+  }
+  EXPECT_EQ(mm.CheckConsistency(), "");
+}
+
+}  // namespace
+}  // namespace kvlab::stage5
