@@ -1,5 +1,6 @@
-// mmbench: Hyperion's memory manager against glibc malloc and tcmalloc on
-// the pattern of Hyperion's containers (workload.h). Each allocator runs in
+// mmbench: Hyperion's memory manager, with and without compaction
+// (hyperion_compact), against glibc malloc and tcmalloc on the pattern of
+// Hyperion's containers (workload.h). Each allocator runs in
 // a child process of its own, tcmalloc through LD_PRELOAD, so that no run
 // inherits another's heap.
 //
@@ -41,11 +42,14 @@ ABSL_FLAG(uint32_t, initial_steps, 0,
           "steps every buffer takes in id order before the shuffled rest");
 ABSL_FLAG(uint64_t, seed, 42, "workload seed (the same for every allocator)");
 ABSL_FLAG(int, repeat, 1, "runs per allocator; the table shows medians");
-ABSL_FLAG(std::string, allocators, "hyperion,glibc,tcmalloc",
-          "which allocators to compare");
+ABSL_FLAG(std::string, allocators, "hyperion,hyperion_compact,glibc,tcmalloc",
+          "which allocators to compare (hyperion_compact: the stage-5 "
+          "manager, compacted after the free and regrow phases)");
 ABSL_FLAG(std::string, tcmalloc_library,
           "/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4",
           "preloaded for the tcmalloc run (Debian: libtcmalloc-minimal4)");
+ABSL_FLAG(double, compact_max_occupancy, 0.9,
+          "hyperion_compact: empty only bins at most this full");
 ABSL_FLAG(std::string, json, "", "append one JSON record per run to this file");
 ABSL_FLAG(std::string, child, "", "internal: run one allocator and report");
 
@@ -61,13 +65,14 @@ WorkloadOptions Options() {
   options.max_steps = std::clamp(absl::GetFlag(FLAGS_max_steps), 1u, 255u);
   options.initial_steps = absl::GetFlag(FLAGS_initial_steps);
   options.seed = absl::GetFlag(FLAGS_seed);
+  options.compact_max_occupancy = absl::GetFlag(FLAGS_compact_max_occupancy);
   return options;
 }
 
 // The child: runs the workload and prints one JSON object on stdout.
 int RunChild(const std::string& allocator) {
-  if (allocator != "hyperion" && allocator != "glibc" &&
-      allocator != "tcmalloc") {
+  if (allocator != "hyperion" && allocator != "hyperion_compact" &&
+      allocator != "glibc" && allocator != "tcmalloc") {
     std::fprintf(stderr, "mmbench: unknown allocator %s\n", allocator.c_str());
     return 2;
   }
@@ -77,9 +82,11 @@ int RunChild(const std::string& allocator) {
                  allocator.c_str(), tcmalloc_loaded ? "is" : "is not");
     return 2;
   }
-  const WorkloadResult r = allocator == "hyperion"
-                               ? mmbench::RunHyperion(Options())
-                               : mmbench::RunMalloc(Options());
+  const bool hyperion = allocator.rfind("hyperion", 0) == 0;
+  const WorkloadResult r =
+      hyperion
+          ? mmbench::RunHyperion(Options(), allocator == "hyperion_compact")
+          : mmbench::RunMalloc(Options());
   std::string phases;
   for (const PhaseResult& p : r.phases) {
     absl::StrAppendFormat(
@@ -108,7 +115,9 @@ std::string SpawnChild(const std::string& allocator, std::string* error) {
       absl::StrFormat("--buffers=%d", absl::GetFlag(FLAGS_buffers)),
       absl::StrFormat("--max_steps=%d", absl::GetFlag(FLAGS_max_steps)),
       absl::StrFormat("--initial_steps=%d", absl::GetFlag(FLAGS_initial_steps)),
-      absl::StrFormat("--seed=%d", absl::GetFlag(FLAGS_seed))};
+      absl::StrFormat("--seed=%d", absl::GetFlag(FLAGS_seed)),
+      absl::StrFormat("--compact_max_occupancy=%g",
+                      absl::GetFlag(FLAGS_compact_max_occupancy))};
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     if (std::strncmp(*e, "LD_PRELOAD=", 11) != 0) env.push_back(*e);
@@ -176,6 +185,9 @@ double Number(const std::string& json, const std::string& key,
 struct Row {
   std::vector<double> grow, free, regrow, total, peak, final_rss, live,
       held_per_live;
+  // hyperion_compact: per compaction (after free, after regrow), seconds,
+  // chunks moved and bins released.
+  std::vector<double> compact_seconds[2], chunks_moved[2], bins_released[2];
 };
 
 double Median(std::vector<double> v) {
@@ -206,10 +218,11 @@ int main(int argc, char** argv) {
   std::printf(
       "# workload: %lu buffers grown in 32-byte steps to 1..%u steps "
       "(first %u in order, the rest shuffled); half freed; freed half "
-      "regrown; seed %lu; median of %d\n",
+      "regrown; seed %lu; compaction up to occupancy %g; median of %d\n",
       (unsigned long)absl::GetFlag(FLAGS_buffers),
       absl::GetFlag(FLAGS_max_steps), absl::GetFlag(FLAGS_initial_steps),
-      (unsigned long)absl::GetFlag(FLAGS_seed), absl::GetFlag(FLAGS_repeat));
+      (unsigned long)absl::GetFlag(FLAGS_seed),
+      absl::GetFlag(FLAGS_compact_max_occupancy), absl::GetFlag(FLAGS_repeat));
 
   const std::vector<std::string> allocators =
       absl::StrSplit(absl::GetFlag(FLAGS_allocators), ',', absl::SkipEmpty());
@@ -255,6 +268,15 @@ int main(int argc, char** argv) {
       row.final_rss.push_back(final_rss);
       row.live.push_back(live);
       row.held_per_live.push_back((final_rss - baseline) / live);
+      const char* const after[2] = {"\"after\":\"free\"",
+                                    "\"after\":\"regrow\""};
+      for (int k = 0; k < 2; ++k) {
+        const size_t at = line.find(after[k]);
+        if (at == std::string::npos) continue;
+        row.compact_seconds[k].push_back(Number(line, "compact_seconds", at));
+        row.chunks_moved[k].push_back(Number(line, "chunks_moved", at));
+        row.bins_released[k].push_back(Number(line, "bins_released", at));
+      }
     }
   }
   if (json != nullptr) std::fclose(json);
@@ -264,18 +286,19 @@ int main(int argc, char** argv) {
       rows.count("glibc") ? Median(rows["glibc"].total) : 0;
   const double glibc_held =
       rows.count("glibc") ? Median(rows["glibc"].held_per_live) : 0;
-  std::printf("\n%-9s %8s %8s %8s %8s %10s %10s %9s %9s %9s %9s\n", "allocator",
-              "grow s", "free s", "regrow s", "total s", "peak MiB",
-              "final MiB", "live MiB", "held/live", "time/glc", "glc/held");
+  std::printf("\n%-16s %8s %8s %8s %8s %10s %10s %9s %9s %9s %9s\n",
+              "allocator", "grow s", "free s", "regrow s", "total s",
+              "peak MiB", "final MiB", "live MiB", "held/live", "time/glc",
+              "glc/held");
   for (const std::string& allocator : allocators) {
     if (errors.count(allocator)) {
-      std::printf("%-9s %s\n", allocator.c_str(), errors[allocator].c_str());
+      std::printf("%-16s %s\n", allocator.c_str(), errors[allocator].c_str());
       continue;
     }
     Row& r = rows[allocator];
     const double total = Median(r.total), held = Median(r.held_per_live);
     std::printf(
-        "%-9s %8.3f %8.3f %8.3f %8.3f %10.1f %10.1f %9.1f %9.3f %9s %9s\n",
+        "%-16s %8.3f %8.3f %8.3f %8.3f %10.1f %10.1f %9.1f %9.3f %9s %9s\n",
         allocator.c_str(), Median(r.grow), Median(r.free), Median(r.regrow),
         total, Median(r.peak) / mib, Median(r.final_rss) / mib,
         Median(r.live) / mib, held,
@@ -283,6 +306,19 @@ int main(int argc, char** argv) {
                        : "-",
         glibc_held > 0 ? absl::StrFormat("%.2fx", glibc_held / held).c_str()
                        : "-");
+  }
+  for (const std::string& allocator : allocators) {
+    if (errors.count(allocator)) continue;
+    Row& r = rows[allocator];
+    const char* const after[2] = {"free", "regrow"};
+    for (int k = 0; k < 2; ++k) {
+      if (r.compact_seconds[k].empty()) continue;
+      std::printf(
+          "%s: compaction after %s: %.3f s (in the phase time), %.0f chunks "
+          "moved, %.0f bins released\n",
+          allocator.c_str(), after[k], Median(r.compact_seconds[k]),
+          Median(r.chunks_moved[k]), Median(r.bins_released[k]));
+    }
   }
   std::printf(
       "\nheld/live: (final RSS - RSS before the first allocation) / live "

@@ -5,7 +5,9 @@
 
 writes PREFIXmm_superbins.png, the Hyperion manager's chunks per superbin
 after the final phase in the manner of the Hyperion paper's Figure 14 (in
-use upwards, free downwards, memory per superbin as dots), and
+use upwards, free downwards, memory per superbin as dots), the same for the
+compacted manager as PREFIXmm_superbins_compact.png if the file has a
+hyperion_compact run, and
 PREFIXmm_held_per_live.png, bytes of RSS per live byte after each phase for
 every allocator (medians over the runs in the file).
 """
@@ -24,7 +26,7 @@ def load(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
-def plot_superbins(record, out):
+def plot_superbins(record, out, title):
     bins = record["result"]["manager"]["superbins"]
     ids = [b["id"] for b in bins]
     used = [b["chunks_in_use"] for b in bins]
@@ -42,7 +44,7 @@ def plot_superbins(record, out):
     lines = ax.get_legend_handles_labels()
     lines2 = ax2.get_legend_handles_labels()
     ax.legend(lines[0] + lines2[0], lines[1] + lines2[1], loc="center right")
-    ax.set_title("Hyperion memory manager after mmbench's final phase")
+    ax.set_title(title)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 
@@ -81,7 +83,14 @@ def main():
     hyperion = [r for r in records if r["result"]["allocator"] == "hyperion"]
     if not hyperion:
         sys.exit("no hyperion run in " + sys.argv[1])
-    plot_superbins(hyperion[-1], sys.argv[2] + "mm_superbins.png")
+    plot_superbins(hyperion[-1], sys.argv[2] + "mm_superbins.png",
+                   "Hyperion memory manager after mmbench's final phase")
+    compact = [r for r in records
+               if r["result"]["allocator"] == "hyperion_compact"]
+    if compact:
+        plot_superbins(compact[-1], sys.argv[2] + "mm_superbins_compact.png",
+                       "Hyperion memory manager compacted after the free and "
+                       "regrow phases, after the final phase")
     plot_held(records, sys.argv[2] + "mm_held_per_live.png")
 
 

@@ -18,6 +18,7 @@
 namespace mmbench {
 namespace {
 
+using kvlab::stage5::CompactionStats;
 using kvlab::stage5::HyperionPointer;
 using kvlab::stage5::MemoryManager;
 using kvlab::stage5::MemoryStats;
@@ -76,7 +77,8 @@ class StepList {
 };
 
 // The allocator-independent skeleton: `Ops` supplies Grow(id, new_size),
-// Release(id) and Check(id, size).
+// Release(id), Check(id, size) and EndPhase(name), called inside the timed
+// part at the end of the free and regrow phases.
 template <typename Ops>
 WorkloadResult Run(const WorkloadOptions& options, Ops& ops) {
   const uint64_t n = options.buffers;
@@ -150,8 +152,12 @@ WorkloadResult Run(const WorkloadOptions& options, Ops& ops) {
       live -= size[i];
       size[i] = 0;
     }
+    ops.EndPhase("free");
   });
-  phase("regrow", [&] { run_steps(regrow); });
+  phase("regrow", [&] {
+    run_steps(regrow);
+    ops.EndPhase("regrow");
+  });
   for (uint64_t i = 0; i < n; ++i) {
     if (!ops.Check(i, size[i])) ++result.corrupt_buffers;
   }
@@ -182,6 +188,7 @@ class MallocOps {
     return size == 0 ||
            (uint8_t(p[0]) == Tag(id) && uint8_t(p[size - 1]) == Tag(id));
   }
+  void EndPhase(const char*) {}
   std::string StatsJson() { return ""; }
 
  private:
@@ -192,7 +199,11 @@ class MallocOps {
 // them.
 class HyperionOps {
  public:
+  HyperionOps(bool compact, double max_occupancy)
+      : compact_(compact), max_occupancy_(max_occupancy) {}
+
   void Prepare(uint64_t n) {
+    n_ = n;
     handles_ =
         std::make_unique<MappedArray<uint8_t>>(n * HyperionPointer::kBytes);
     std::memset(handles_->data(), 0, n * HyperionPointer::kBytes);
@@ -217,6 +228,33 @@ class HyperionOps {
     const auto* p = static_cast<const uint8_t*>(mm_.Resolve(hp));
     return mm_.Size(hp) == size && p[0] == Tag(id) && p[size - 1] == Tag(id);
   }
+  // The owner's part of a compaction: every stored handle goes through
+  // Forward between Begin and Finish.
+  void EndPhase(const char* name) {
+    if (!compact_) return;
+    const auto start = std::chrono::steady_clock::now();
+    kvlab::stage5::CompactionPolicy policy;
+    policy.max_occupancy = max_occupancy_;
+    mm_.BeginCompaction(policy);
+    uint8_t* slot = handles_->data();
+    for (uint64_t i = 0; i < n_; ++i, slot += HyperionPointer::kBytes) {
+      const HyperionPointer hp = HyperionPointer::Load(slot);
+      const HyperionPointer to = mm_.Forward(hp);
+      if (!(to == hp)) to.Store(slot);
+    }
+    const CompactionStats stats = mm_.FinishCompaction();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    std::ostringstream out;
+    out << (compactions_.empty() ? "" : ",") << "{\"after\":\"" << name
+        << "\",\"compact_seconds\":" << seconds
+        << ",\"chunks_moved\":" << stats.chunks_moved
+        << ",\"bytes_moved\":" << stats.bytes_moved
+        << ",\"bins_released\":" << stats.bins_released
+        << ",\"bytes_released\":" << stats.bytes_released << "}";
+    compactions_ += out.str();
+  }
   std::string StatsJson() {
     const MemoryStats stats = mm_.Stats();
     std::ostringstream out;
@@ -237,11 +275,15 @@ class HyperionOps {
           << ",\"mapped_bytes\":" << s.mapped_bytes
           << ",\"metadata_bytes\":" << s.metadata_bytes << "}";
     }
-    out << "]}";
+    out << "],\"compactions\":[" << compactions_ << "]}";
     return out.str();
   }
 
  private:
+  const bool compact_;
+  const double max_occupancy_;
+  uint64_t n_ = 0;
+  std::string compactions_;
   MemoryManager mm_;
   std::unique_ptr<MappedArray<uint8_t>> handles_;
 };
@@ -256,8 +298,8 @@ WorkloadResult RunMalloc(const WorkloadOptions& options) {
   return Run(options, ops);
 }
 
-WorkloadResult RunHyperion(const WorkloadOptions& options) {
-  HyperionOps ops;
+WorkloadResult RunHyperion(const WorkloadOptions& options, bool compact) {
+  HyperionOps ops(compact, options.compact_max_occupancy);
   return Run(options, ops);
 }
 

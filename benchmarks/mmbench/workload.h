@@ -9,9 +9,12 @@
 //   regrow   the freed half grows again from nothing to new random targets,
 //            again in shuffled 32-byte steps
 //
-// Every step writes its new 32 bytes. The bookkeeping arrays (handles,
-// sizes, the shuffled step lists) are mmap'd directly, so they weigh the
-// same under every allocator and never touch the allocator under test.
+// Every step writes its new 32 bytes. The `hyperion_compact` variant also
+// compacts the manager at the end of the free and the regrow phase (inside
+// the phase's time): MemoryManager::BeginCompaction, Forward on every
+// handle of the handle array, FinishCompaction. The bookkeeping arrays
+// (handles, sizes, the shuffled step lists) are mmap'd directly, so they weigh
+// the same under every allocator and never touch the allocator under test.
 
 #ifndef BENCHMARKS_MMBENCH_WORKLOAD_H_
 #define BENCHMARKS_MMBENCH_WORKLOAD_H_
@@ -31,6 +34,8 @@ struct WorkloadOptions {
   // to grow (section 3.2).
   uint32_t initial_steps = 0;
   uint64_t seed = 42;
+  // hyperion_compact: CompactionPolicy::max_occupancy.
+  double compact_max_occupancy = 0.9;
 };
 
 struct PhaseResult {
@@ -50,9 +55,10 @@ struct WorkloadResult {
 };
 
 // Runs the workload with malloc/realloc/free (glibc, or whatever malloc is
-// preloaded) or with one stage-5 MemoryManager.
+// preloaded) or with one stage-5 MemoryManager, compacting it after the
+// free and regrow phases if `compact`.
 WorkloadResult RunMalloc(const WorkloadOptions& options);
-WorkloadResult RunHyperion(const WorkloadOptions& options);
+WorkloadResult RunHyperion(const WorkloadOptions& options, bool compact);
 
 // VmRSS and VmHWM of this process, in bytes.
 uint64_t CurrentRss();

@@ -89,6 +89,7 @@ void MemoryManager::FreeExtended(HyperionPointer hp) {
 }
 
 HyperionPointer MemoryManager::AllocateChained() {
+  assert(!compacting_);
   const ChunkLocation chunk = (*superbins_)[0].AllocateRun();
   UnpoisonRegion(chunk.address, kChainLength * kExtendedRecordSize);
   auto* records = reinterpret_cast<ExtendedRecord*>(chunk.address);
@@ -107,6 +108,7 @@ bool MemoryManager::IsChained(HyperionPointer hp) const {
 void* MemoryManager::ResizeSlot(HyperionPointer hp, size_t slot,
                                 size_t new_size) {
   assert(IsChained(hp) && slot < kChainLength && new_size <= kMaxAllocation);
+  assert(!compacting_);
   ExtendedRecord* record = Record(hp) + slot;
   ResizeBlock(record, new_size);
   return record->block;

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "extended_record.h"
+#include "forwarding_record.h"
 #include "poison.h"
 #include "segment_cache.h"
 #include "superbin.h"
@@ -36,6 +37,7 @@ MemoryManager::~MemoryManager() {
 }
 
 HyperionPointer MemoryManager::Allocate(size_t size) {
+  assert(!compacting_);  // would allocate in a bin being emptied
   if (size == 0) return HyperionPointer();
   assert(size <= kMaxAllocation);
   const uint32_t superbin = SuperbinForSize(size);
@@ -49,6 +51,7 @@ HyperionPointer MemoryManager::Allocate(size_t size) {
 }
 
 HyperionPointer MemoryManager::Reallocate(HyperionPointer hp, size_t new_size) {
+  assert(!compacting_);
   if (hp.IsNull()) return Allocate(new_size);
   if (new_size == 0) {
     Free(hp);
@@ -89,6 +92,7 @@ void MemoryManager::ResizeSmallInPlace(HyperionPointer hp, size_t new_size) {
 }
 
 void MemoryManager::Free(HyperionPointer hp) {
+  assert(!compacting_);
   if (hp.IsNull()) return;
   if (hp.superbin() == 0) {
     FreeExtended(hp);
@@ -168,6 +172,15 @@ std::string MemoryManager::CheckConsistency() const {
         const uint8_t slack = chunk.bin->slack[chunk.hp.chunk()];
         if (slack >= kSizeStep) error = "slack beyond a 32-byte step";
         requested[i] += superbin.chunk_size() - slack;
+        if (chunk.bin->evacuating != 0) {
+          // A moved chunk: its forward names a live chunk of the same size
+          // in a bin that stays.
+          const HyperionPointer to = LoadForward(chunk.address);
+          if (!superbin.InUse(to) || superbin.BinOf(to)->evacuating != 0 ||
+              superbin.BinOf(to)->slack[to.chunk()] != slack) {
+            error = "forwarding record names a wrong chunk";
+          }
+        }
         return;
       }
       const auto* record =
@@ -186,6 +199,13 @@ std::string MemoryManager::CheckConsistency() const {
   }
   if (requested != requested_bytes_) return "requested byte counters disagree";
   if (heap_bytes != extended_heap_bytes_) return "extended heap bytes disagree";
+  uint64_t evacuating = 0;
+  for (const Superbin& superbin : *superbins_) {
+    evacuating += superbin.evacuating_bins();
+  }
+  if (evacuating != evacuating_bins_ || (evacuating != 0 && !compacting_)) {
+    return "evacuating bins outside a compaction or miscounted";
+  }
   return "";
 }
 

@@ -27,10 +27,14 @@ void UnmapSegment(char* segment, size_t size) {
   munmap(segment, size);
 }
 
-SegmentCache::~SegmentCache() {
+SegmentCache::~SegmentCache() { Clear(); }
+
+void SegmentCache::Clear() {
   for (size_t i = 0; i < count_; ++i) {
     UnmapSegment(entries_[i].segment, entries_[i].size);
   }
+  count_ = 0;
+  cached_bytes_ = 0;
 }
 
 char* SegmentCache::Acquire(uint32_t superbin, size_t size) {

@@ -35,6 +35,8 @@ class SegmentCache {
   // Takes back an empty (all-zero, poisoned) segment of `superbin`; unmaps
   // the oldest cached segment if the cache is full.
   void Release(uint32_t superbin, char* segment, size_t size);
+  // Unmaps every cached segment.
+  void Clear();
 
   size_t cached_segments() const { return count_; }
   uint64_t cached_bytes() const { return cached_bytes_; }

@@ -120,6 +120,8 @@ void Superbin::Free(HyperionPointer hp, size_t count) {
 ChunkLocation Superbin::Locate(HyperionPointer hp) const {
   assert(InUse(hp));
   Bin* bin = metabins_[hp.metabin()]->bins[hp.bin()];
+  // A pointer into a bin being emptied must go through Forward first.
+  assert(bin->evacuating == 0);
   return ChunkLocation{hp, bin->segment + hp.chunk() * chunk_size_, bin};
 }
 
@@ -194,6 +196,7 @@ Bin* Superbin::CreateBin(Metabin* metabin, uint32_t metabin_id,
   bin->used = 0;
   bin->first_free_word = 0;
   bin->reserved = 0;
+  bin->evacuating = 0;
   if (id_ == 0 && metabin_id == 0 && bin_id == 0) {
     // The all-zero pointer is null: its chunk stays allocated forever.
     ClearBit(bin->free_map, 0);
@@ -253,7 +256,7 @@ void Superbin::ListRemove(uint32_t metabin_id) {
 
 std::string Superbin::Check() const {
   const std::string where = absl::StrCat("superbin ", id_, ": ");
-  uint64_t in_use = 0, bins = 0, metabins = 0;
+  uint64_t in_use = 0, bins = 0, metabins = 0, evacuating = 0;
   for (uint32_t metabin_id = 0; metabin_id < metabins_.size(); ++metabin_id) {
     const Metabin* metabin = metabins_[metabin_id];
     if (metabin == nullptr) continue;
@@ -289,6 +292,7 @@ std::string Superbin::Check() const {
         return absl::StrCat(where, "reserved chunk misplaced");
       }
       in_use += bin->used - bin->reserved;
+      evacuating += bin->evacuating;
       ++bins;
     }
     if (live_bins == 0) return absl::StrCat(where, "empty metabin kept");
@@ -306,6 +310,19 @@ std::string Superbin::Check() const {
         AllClear(metabins_[id]->not_full, Metabin::kWords)) {
       return absl::StrCat(where, "list holds metabin ", id,
                           " that is absent or full");
+    }
+  }
+  if (evacuating != evacuating_.size()) {
+    return absl::StrCat(where, evacuating, " bins marked evacuating, ",
+                        evacuating_.size(), " listed");
+  }
+  for (const BinRef& ref : evacuating_) {
+    const Bin* bin = ref.metabin_id < metabins_.size() &&
+                             metabins_[ref.metabin_id] != nullptr
+                         ? metabins_[ref.metabin_id]->bins[ref.bin_id]
+                         : nullptr;
+    if (bin == nullptr || bin->evacuating == 0) {
+      return absl::StrCat(where, "listed evacuating bin absent or unmarked");
     }
   }
   if (in_use != chunks_in_use_ || bins != bins_ || metabins != metabin_count_) {

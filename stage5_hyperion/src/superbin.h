@@ -23,6 +23,9 @@
 //     included; no free bit lies below word first_free_word.
 //   - Superbin 0, metabin 0, bin 0, chunk 0 is reserved (never handed out):
 //     its pointer is the all-zero null pointer.
+//   - During a compaction (compaction.cc), exactly the bins listed in
+//     evacuating_ have Bin::evacuating set; every chunk in use in them holds
+//     a forwarding record, and nothing is allocated in them.
 //
 // Chunk contents are the manager's business; this class only hands out and
 // takes back positions. Not thread-safe.
@@ -52,6 +55,7 @@ struct Bin {
   uint16_t used;             // chunks not free, the reserved one included
   uint16_t first_free_word;  // no free bit in earlier words
   uint16_t reserved;         // 1 in the bin holding the null chunk, else 0
+  uint8_t evacuating;        // 1 while a compaction empties this bin
 };
 
 struct Metabin {
@@ -109,6 +113,25 @@ class Superbin {
   uint64_t metabins() const { return metabin_count_; }
   uint64_t metadata_bytes() const;
 
+  // Compaction (compaction.cc). PlanEvacuation marks the bins to empty:
+  // the sparsest ones, as many as the free chunks of the others can take,
+  // each at most `max_occupancy` full, and only if they are at least
+  // `min_bins`; it returns their number. TakeForMove then hands out a free
+  // chunk of the densest bin not being emptied that has one, as often as
+  // the marked bins have chunks in use. EndMoves drops that target list.
+  size_t PlanEvacuation(double max_occupancy, uint32_t min_bins);
+  ChunkLocation TakeForMove();
+  void EndMoves();
+  // Calls `fn` for every chunk in use in the marked bins.
+  void ForEachEvacuating(
+      absl::FunctionRef<void(const ChunkLocation&)> fn) const;
+  // Calls `fn` for every chunk in use in the marked bins and frees it, so
+  // that the bins are released; clears the marks.
+  void ReleaseEvacuated(absl::FunctionRef<void(const ChunkLocation&)> fn);
+  // The bin of `hp`, which names a chunk in use (evacuating or not).
+  const Bin* BinOf(HyperionPointer hp) const;
+  uint64_t evacuating_bins() const { return evacuating_.size(); }
+
   // Recounts everything from the maps and checks every invariant above.
   // Returns "" or a description of the first violation.
   std::string Check() const;
@@ -126,6 +149,11 @@ class Superbin {
   void ListInsert(uint32_t metabin_id);
   void ListRemove(uint32_t metabin_id);
 
+  struct BinRef {
+    uint32_t metabin_id;
+    uint32_t bin_id;
+  };
+
   uint32_t id_ = 0;
   size_t chunk_size_ = 0;
   SegmentCache* cache_ = nullptr;
@@ -135,6 +163,9 @@ class Superbin {
   uint64_t chunks_in_use_ = 0;
   uint64_t bins_ = 0;
   uint64_t metabin_count_ = 0;
+  std::vector<BinRef> evacuating_;  // bins being emptied
+  std::vector<BinRef> targets_;     // where their chunks go, densest first
+  size_t next_target_ = 0;
 };
 
 }  // namespace kvlab::stage5

@@ -5,7 +5,11 @@
 // new bytes are zero, and its address range overlaps no other live one.
 // Every kCheckEvery operations: every live allocation's bytes, the
 // statistics against the model, and the manager's own consistency walk.
-// At the end everything is freed and all memory must be back.
+// About 40 times at random points, a compaction with a random policy: the
+// model rewrites its pointers through Forward, and the statistics in the
+// middle and after it, the contents and the non-overlap are checked; moved
+// chunks' zero tails are checked when they grow later. At the end
+// everything is freed and all memory must be back.
 
 #include <algorithm>
 #include <array>
@@ -99,14 +103,15 @@ class ModelTest : public ::testing::Test {
     ASSERT_EQ(ranges_.erase(reinterpret_cast<uintptr_t>(address)), 1u);
   }
 
-  void AllocateOne() {
+  // An allocation of `size` bytes, or of a random size (some chained) for 0.
+  void AllocateOne(size_t size = 0) {
     Live live;
-    if (rng_() % 50 == 0) {
+    if (size == 0 && rng_() % 50 == 0) {
       live.chained = true;
       live.hp = mm_.AllocateChained();
       ASSERT_TRUE(mm_.IsChained(live.hp));
     } else {
-      const size_t size = RandomSize();
+      if (size == 0) size = RandomSize();
       live.hp = mm_.Allocate(size);
       ASSERT_EQ(live.hp.superbin(), SuperbinForSize(size));
       ASSERT_NO_FATAL_FAILURE(
@@ -228,6 +233,83 @@ class ModelTest : public ::testing::Test {
     ASSERT_LE(stats.cached_segments, SegmentCache::kCapacity);
   }
 
+  // Many allocations of one small class, most of them freed again at
+  // random: the class's bins are left sparse, as after mmbench's phases,
+  // so that a compaction has bins to empty.
+  void Burst() {
+    const size_t chunk = kSizeStep * (1 + rng_() % 8);
+    const size_t count = size_t(kvlab::testing::Scaled(12'000, 9'000));
+    const size_t first = lives_.size();
+    for (size_t i = 0; i < count; ++i) {
+      ASSERT_NO_FATAL_FAILURE(AllocateOne(chunk - rng_() % kSizeStep));
+    }
+    for (size_t i = lives_.size(); i-- > first;) {
+      if (rng_() % 100 < 85) {
+        ASSERT_NO_FATAL_FAILURE(FreeAt(i));
+      }
+    }
+  }
+
+  // Compacts with a random policy and forwards every model pointer.
+  void CompactOnce() {
+    const MemoryStats before = mm_.Stats();
+    CompactionPolicy policy;
+    policy.max_occupancy = std::array{0.3, 0.9, 1.0}[rng_() % 3];
+    policy.min_bins = uint32_t(1 + rng_() % 2);
+    policy.release_cache = rng_() % 2 == 0;
+    if (rng_() % 4 == 0) policy.superbins = rng_();
+    const CompactionStats begun = mm_.BeginCompaction(policy);
+    // Until Finish, each moved chunk is counted at both places.
+    const SuperbinStats mid = mm_.Stats().Total();
+    const SuperbinStats old = before.Total();
+    ASSERT_EQ(mid.chunks_in_use, old.chunks_in_use + begun.chunks_moved);
+    ASSERT_EQ(mid.requested_bytes, old.requested_bytes + begun.bytes_moved);
+    ASSERT_EQ(mid.bins, old.bins);
+    ASSERT_EQ(mm_.CheckConsistency(), "");
+    uint64_t forwarded = 0, forwarded_bytes = 0;
+    for (Live& live : lives_) {
+      const HyperionPointer to = mm_.Forward(live.hp);
+      if (to == live.hp) continue;
+      ASSERT_FALSE(live.chained);
+      ASSERT_EQ(to.superbin(), live.hp.superbin());
+      live.hp = to;
+      ++forwarded;
+      forwarded_bytes += live.block.size;
+    }
+    ASSERT_EQ(forwarded, begun.chunks_moved);
+    ASSERT_EQ(forwarded_bytes, begun.bytes_moved);
+    // Every address may have changed: rebuild the ranges, which checks
+    // that no two live blocks overlap.
+    ranges_.clear();
+    for (const Live& live : lives_) {
+      if (live.chained) {
+        for (size_t slot = 0; slot < kChainLength; ++slot) {
+          ASSERT_NO_FATAL_FAILURE(
+              AddRange(mm_.ResolveSlot(live.hp, slot), live.slots[slot].size));
+        }
+      } else {
+        ASSERT_EQ(mm_.Size(live.hp), live.block.size);
+        ASSERT_NO_FATAL_FAILURE(
+            AddRange(mm_.Resolve(live.hp), live.block.size));
+      }
+    }
+    const CompactionStats done = mm_.FinishCompaction();
+    ASSERT_EQ(done.chunks_moved, begun.chunks_moved);
+    ASSERT_EQ(done.bins_released, begun.bins_released);
+    const MemoryStats after = mm_.Stats();
+    ASSERT_EQ(before.Total().bins - after.Total().bins, done.bins_released);
+    ASSERT_EQ(done.bytes_released,
+              before.FootprintBytes() - after.FootprintBytes());
+    if (policy.release_cache) {
+      ASSERT_EQ(after.cached_segments, 0u);
+    }
+    ASSERT_NO_FATAL_FAILURE(CheckAll());
+    chunks_moved_ += done.chunks_moved;
+    bins_released_ += done.bins_released;
+  }
+
+  uint64_t chunks_moved_ = 0;
+  uint64_t bins_released_ = 0;
   std::mt19937_64 rng_{20240517};
   MemoryManager mm_;
   std::vector<Live> lives_;
@@ -239,6 +321,8 @@ TEST_F(ModelTest, MillionMixedOperations) {
   // The live population swings between a few and kHigh, so bins fill,
   // empty and are unmapped again and again.
   const size_t high = size_t(kvlab::testing::Scaled(30'000, 3'000));
+  const uint64_t compact_every =
+      std::max<uint64_t>(1, operations / kvlab::testing::Scaled(40, 10));
   bool growing = true;
   for (uint64_t op = 0; op < operations; ++op) {
     if (lives_.size() >= high) growing = false;
@@ -255,7 +339,16 @@ TEST_F(ModelTest, MillionMixedOperations) {
     if ((op + 1) % kCheckEvery == 0) {
       ASSERT_NO_FATAL_FAILURE(CheckAll()) << "op " << op;
     }
+    if (rng_() % compact_every == 0) {
+      if (rng_() % 2 == 0) {
+        ASSERT_NO_FATAL_FAILURE(Burst()) << "op " << op;
+      }
+      ASSERT_NO_FATAL_FAILURE(CompactOnce()) << "op " << op;
+    }
   }
+  // The run must have exercised compaction.
+  EXPECT_GT(chunks_moved_, 0u);
+  EXPECT_GT(bins_released_, 0u);
   ASSERT_NO_FATAL_FAILURE(CheckAll());
   while (!lives_.empty()) ASSERT_NO_FATAL_FAILURE(FreeAt(lives_.size() - 1));
   ASSERT_NO_FATAL_FAILURE(CheckAll());

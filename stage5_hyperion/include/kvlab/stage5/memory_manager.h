@@ -24,13 +24,16 @@
 //     pointer (it does when the size leaves its 32-byte class, except within
 //     superbin 0, whose pointer stays put while its heap block moves).
 //   - An address from Resolve stays valid until that pointer is freed or
-//     reallocated; for superbin 0 until its block is resized.
+//     reallocated or a compaction moves it; for superbin 0 until its block
+//     is resized.
 //   - A bin whose chunks are all free is unmapped at once (at most
 //     SegmentCache::kCapacity empty segments stay mapped for reuse), and a
 //     metabin without bins gives back its descriptor.
 //   - Under AddressSanitizer, free chunks, unused tails of live chunks and
 //     of heap blocks are poisoned: touching them is reported as
 //     use-after-poison.
+//   - Pointers change only when their owner calls Reallocate, or during a
+//     compaction the owner starts (below).
 //
 // One manager per arena: it has no global state. Not thread-safe; the
 // arena's lock serialises calls.
@@ -53,6 +56,19 @@ namespace kvlab::stage5 {
 struct ExtendedRecord;
 class SegmentCache;
 class Superbin;
+
+// Which bins a compaction empties (MemoryManager::BeginCompaction).
+struct CompactionPolicy {
+  // A bin is evacuated only if at most this fraction of its chunks is in
+  // use.
+  double max_occupancy = 0.9;
+  // A superbin is compacted only if that releases at least this many bins.
+  uint32_t min_bins = 1;
+  // Bit i set: compact superbin i (1..63; superbin 0 is never compacted).
+  uint64_t superbins = ~uint64_t{0};
+  // Finish also unmaps the cached empty segments.
+  bool release_cache = true;
+};
 
 class MemoryManager {
  public:
@@ -85,6 +101,42 @@ class MemoryManager {
   size_t SlotSize(HyperionPointer hp, size_t slot) const;
   bool IsChained(HyperionPointer hp) const;
 
+  // Compaction moves live chunks of superbins 1..63 out of their sparsest
+  // bins into free chunks of the densest ones, so that the emptied bins are
+  // unmapped. It takes three steps, the middle one the owner's:
+  //
+  //   mm.BeginCompaction(policy);   // copies the chunks, leaves forwards
+  //   for every pointer p the owner stores: p = mm.Forward(p);
+  //   mm.FinishCompaction();        // frees the old chunks, unmaps bins
+  //
+  // Per superbin, Begin evacuates the bins with the fewest chunks in use,
+  // as many as the free chunks of the other bins can absorb (and at most
+  // policy.max_occupancy full), and only if that is at least
+  // policy.min_bins. Each moved chunk keeps its contents, its size and its
+  // zero, poisoned tail; its old chunk holds the new pointer (a forwarding
+  // record) and stays allocated until Finish, so between the two calls the
+  // statistics count it twice (in use, requested and held). Superbin 0 and
+  // chained pointers never move.
+  //
+  // Between Begin and Finish the owner may call Forward, Resolve, Size,
+  // ResolveSlot, SlotSize, IsChained, Stats and CheckConsistency, the
+  // resolving ones only on forwarded pointers: resolving a pointer that was
+  // moved but not yet forwarded is a misuse (it asserts in debug builds),
+  // and so is any call that allocates, resizes or frees. Every pointer the
+  // owner keeps must be forwarded before Finish; after it, a stale pointer
+  // names a free chunk. Costs: Begin O(bins log bins + moved bytes),
+  // Forward O(1), Finish O(moved chunks).
+  //
+  // Begin returns the chunks and bytes moved and the bins being emptied.
+  CompactionStats BeginCompaction(const CompactionPolicy& policy = {});
+  // The pointer `hp` now has: the new one if Begin moved its chunk, else
+  // `hp` itself (also null, superbin 0 and chained pointers, and outside a
+  // compaction). `hp` must be a live pointer.
+  HyperionPointer Forward(HyperionPointer hp) const;
+  // Ends the compaction and returns its complete statistics.
+  CompactionStats FinishCompaction();
+  bool compacting() const { return compacting_; }
+
   // Counters kept on every call; O(superbins).
   MemoryStats Stats() const;
   // Walks every bin and record, recounts, and compares with Stats() and
@@ -101,6 +153,12 @@ class MemoryManager {
   void FreeExtended(HyperionPointer hp);
 
   std::unique_ptr<SegmentCache> cache_;
+  // Between BeginCompaction and FinishCompaction.
+  bool compacting_ = false;
+  bool release_cache_ = false;
+  uint64_t evacuating_bins_ = 0;
+  uint64_t footprint_before_ = 0;
+  CompactionStats compaction_;
   std::unique_ptr<std::array<Superbin, kSuperbins>> superbins_;
   std::array<uint64_t, kSuperbins> requested_bytes_ = {};
   uint64_t extended_heap_bytes_ = 0;

@@ -54,6 +54,22 @@ struct MemoryStats {
   friend bool operator==(const MemoryStats&, const MemoryStats&) = default;
 };
 
+// What one compaction did (MemoryManager::BeginCompaction and
+// FinishCompaction).
+struct CompactionStats {
+  uint64_t chunks_moved = 0;
+  // Requested bytes copied (the moved chunks' sizes).
+  uint64_t bytes_moved = 0;
+  // Bins emptied by the moves. Begin reports the bins it is evacuating;
+  // Finish, the bins it released (the same number).
+  uint64_t bins_released = 0;
+  // Finish only: MemoryStats::FootprintBytes() before Begin minus after
+  // Finish.
+  uint64_t bytes_released = 0;
+  friend bool operator==(const CompactionStats&,
+                         const CompactionStats&) = default;
+};
+
 }  // namespace kvlab::stage5
 
 #endif  // KVLAB_STAGE5_MEMORY_STATS_H_
