@@ -1,0 +1,210 @@
+// The invariant checker (hyperion_store.h lists the invariants). Tests run
+// it after every operation of small randomized runs.
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "hyperion_store.h"
+
+namespace kvlab::stage5 {
+
+using hyperion::ChildKind;
+using hyperion::DecodeNode;
+using hyperion::EndsKey;
+using hyperion::Node;
+using hyperion::NodeType;
+using hyperion::Region;
+
+namespace {
+
+// Checks the value encoding at `enc` within [enc, limit).
+std::string CheckValue(const MemoryManager& mm, const uint8_t* enc,
+                       uint32_t inline_limit, std::vector<uint64_t>* chunks) {
+  if (enc[0] != 0) {
+    if (enc[0] > inline_limit) {
+      return absl::StrCat("inline value of ", enc[0], " bytes, limit ",
+                          inline_limit);
+    }
+    return "";
+  }
+  const HyperionPointer hp = hyperion::ExternalValue(enc);
+  if (hp.IsNull()) return "null external value";
+  const size_t size = mm.Size(hp);
+  if (size <= inline_limit || size > kMaxValueSize) {
+    return absl::StrCat("external value of ", size, " bytes");
+  }
+  chunks->push_back(hp.raw());
+  return "";
+}
+
+}  // namespace
+
+std::string HyperionStore::CheckRegion(const Region& region, bool embedded,
+                                       uint64_t* keys,
+                                       std::vector<uint64_t>* chunks) const {
+  const uint8_t* buf = region.buf;
+  auto where = [&](uint32_t pos) { return absl::StrCat(" at offset ", pos); };
+  if (region.begin >= region.end) {
+    return embedded ? "empty embedded container" : "empty container";
+  }
+  uint32_t pos = region.begin;
+  int prev_t = -1;
+  while (pos < region.end) {
+    if (buf[pos] == 0) return "zero byte inside the nodes" + where(pos);
+    if (hyperion::IsS(buf[pos])) return "S-node without T-node" + where(pos);
+    const Node t = DecodeNode(buf, pos, prev_t < 0 ? 0 : uint8_t(prev_t));
+    if (t.type == NodeType::kInvalid) return "invalid T-node" + where(pos);
+    if (prev_t >= 0 && t.key <= prev_t) {
+      return "T-nodes out of order" + where(pos);
+    }
+    if (hyperion::DeltaOf(t.header) !=
+        hyperion::DeltaFor(prev_t < 0 ? 0 : uint8_t(prev_t), t.key)) {
+      return "non-canonical T delta" + where(pos);
+    }
+    if (t.header >> hyperion::kFlagShift) {
+      return "T jump flags set" + where(pos);
+    }
+    if (t.end > region.end) return "T-node overruns" + where(pos);
+    if (t.type == NodeType::kLeafValue) {
+      const std::string e =
+          CheckValue(mm_, buf + t.value_pos, options_.inline_value, chunks);
+      if (!e.empty()) return e + where(pos);
+    }
+    if (EndsKey(t.type)) ++*keys;
+    prev_t = t.key;
+    pos = t.end;
+    int prev_s = -1;
+    while (pos < region.end && buf[pos] != 0 && hyperion::IsS(buf[pos])) {
+      const Node s = DecodeNode(buf, pos, prev_s < 0 ? 0 : uint8_t(prev_s));
+      if (s.type == NodeType::kInvalid) return "invalid S-node" + where(pos);
+      if (prev_s >= 0 && s.key <= prev_s) {
+        return "S-nodes out of order" + where(pos);
+      }
+      if (hyperion::DeltaOf(s.header) !=
+          hyperion::DeltaFor(prev_s < 0 ? 0 : uint8_t(prev_s), s.key)) {
+        return "non-canonical S delta" + where(pos);
+      }
+      if (s.end > region.end) return "S-node overruns" + where(pos);
+      if (s.type == NodeType::kInner && s.child == ChildKind::kNone) {
+        return "S-node leads to no key" + where(pos);
+      }
+      if (s.type == NodeType::kLeafValue) {
+        const std::string e =
+            CheckValue(mm_, buf + s.value_pos, options_.inline_value, chunks);
+        if (!e.empty()) return e + where(pos);
+      }
+      if (EndsKey(s.type)) ++*keys;
+      switch (s.child) {
+        case ChildKind::kNone:
+          break;
+        case ChildKind::kPointer: {
+          const HyperionPointer hp = HyperionPointer::Load(buf + s.child_pos);
+          if (hp.IsNull()) return "null child pointer" + where(pos);
+          chunks->push_back(hp.raw());
+          const auto* c = static_cast<const uint8_t*>(mm_.Resolve(hp));
+          if (hyperion::ContainerSize(c) != mm_.Size(hp)) {
+            return "container size differs from its chunk" + where(pos);
+          }
+          if (hyperion::ContainerFree(c) >= hyperion::kContainerStep) {
+            return "container keeps 32+ free bytes" + where(pos);
+          }
+          if (hyperion::ContainerJumpBits(c) ||
+              hyperion::ContainerSplitDelay(c)) {
+            return "container jump/split bits set" + where(pos);
+          }
+          const uint32_t size = hyperion::ContainerSize(c);
+          for (uint32_t i = hyperion::ContainerUsed(c); i < size; ++i) {
+            if (c[i] != 0) return "non-zero free byte in child" + where(pos);
+          }
+          uint64_t below = 0;
+          const std::string e =
+              CheckRegion(hyperion::WholeContainer(c), false, &below, chunks);
+          if (!e.empty()) return "in child container: " + e;
+          const uint64_t count =
+              hyperion::LoadCount(buf + s.child_pos + HyperionPointer::kBytes);
+          if (count != below) {
+            return absl::StrCat("child count ", count, " but ", below, " keys",
+                                where(pos));
+          }
+          *keys += below;
+          break;
+        }
+        case ChildKind::kEmbedded: {
+          const uint8_t size = buf[s.child_pos];
+          if (size < 2 || size > options_.embed_limit) {
+            return absl::StrCat("embedded size ", size, where(pos));
+          }
+          const std::string e = CheckRegion(
+              hyperion::EmbeddedRegion(buf, s.child_pos), true, keys, chunks);
+          if (!e.empty()) return "in embedded container: " + e;
+          break;
+        }
+        case ChildKind::kSuffix: {
+          const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, s.child_pos);
+          if (sx.bytes.empty()) return "empty suffix" + where(pos);
+          if (sx.has_value) {
+            const std::string e = CheckValue(mm_, buf + sx.value_pos,
+                                             options_.inline_value, chunks);
+            if (!e.empty()) return e + where(pos);
+          }
+          ++*keys;
+          break;
+        }
+      }
+      prev_s = s.key;
+      pos = s.end;
+    }
+    if (t.type == NodeType::kInner && pos == t.end) {
+      return "T-node leads to no key" + where(t.pos);
+    }
+  }
+  if (pos != region.end) return "nodes overrun their region" + where(pos);
+  return "";
+}
+
+std::string HyperionStore::CheckInvariants() const {
+  std::vector<uint64_t> chunks;
+  uint64_t keys = 0;
+  if (has_empty_key_) {
+    ++keys;
+    if (!empty_value_.IsNull()) {
+      chunks.push_back(empty_value_.raw());
+      if (mm_.Size(empty_value_) == 0) return "empty-key chunk of 0 bytes";
+    }
+  } else if (!empty_value_.IsNull()) {
+    return "value for an absent empty key";
+  }
+  if (!root_.IsNull()) {
+    chunks.push_back(root_.raw());
+    const auto* c = static_cast<const uint8_t*>(mm_.Resolve(root_));
+    if (hyperion::ContainerSize(c) != mm_.Size(root_)) {
+      return "root size differs from its chunk";
+    }
+    if (hyperion::ContainerFree(c) >= hyperion::kContainerStep) {
+      return "root keeps 32+ free bytes";
+    }
+    for (uint32_t i = hyperion::ContainerUsed(c); i < mm_.Size(root_); ++i) {
+      if (c[i] != 0) return "non-zero free byte in root";
+    }
+    const std::string e =
+        CheckRegion(hyperion::WholeContainer(c), false, &keys, &chunks);
+    if (!e.empty()) return "in root: " + e;
+  }
+  if (keys != size_) {
+    return absl::StrCat("Size() is ", size_, " but ", keys, " keys found");
+  }
+  std::sort(chunks.begin(), chunks.end());
+  if (std::adjacent_find(chunks.begin(), chunks.end()) != chunks.end()) {
+    return "a chunk is referenced twice";
+  }
+  const uint64_t live = mm_.Stats().Total().chunks_in_use;
+  if (live != chunks.size()) {
+    return absl::StrCat(live, " chunks live in the memory manager but ",
+                        chunks.size(), " reachable");
+  }
+  const std::string mm = mm_.CheckConsistency();
+  if (!mm.empty()) return "memory manager: " + mm;
+  return "";
+}
+
+}  // namespace kvlab::stage5

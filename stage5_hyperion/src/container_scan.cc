@@ -1,0 +1,44 @@
+#include "container_scan.h"
+
+namespace kvlab::stage5::hyperion {
+
+uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end) {
+  uint32_t pos = t.end;
+  while (pos < end && IsS(buf[pos])) pos += NodeBytes(buf + pos);
+  return pos;
+}
+
+namespace {
+
+// Walks siblings from `pos` (T-nodes if !s, else S-nodes) until `key`.
+SiblingSearch FindSibling(const uint8_t* buf, uint32_t pos, uint32_t end,
+                          bool s, uint8_t key) {
+  SiblingSearch r;
+  uint8_t prev = 0;
+  while (pos < end && buf[pos] != 0 && IsS(buf[pos]) == s) {
+    const Node n = DecodeNode(buf, pos, prev);
+    if (n.key >= key) {
+      r.found = n.key == key;
+      r.has_next = true;
+      r.node = n;
+      break;
+    }
+    prev = n.key;
+    pos = s ? n.end : SkipTNode(buf, n, end);
+  }
+  r.pos = pos;
+  r.prev = prev;
+  return r;
+}
+
+}  // namespace
+
+SiblingSearch FindT(const Region& region, uint8_t key) {
+  return FindSibling(region.buf, region.begin, region.end, false, key);
+}
+
+SiblingSearch FindS(const Region& region, const Node& t, uint8_t key) {
+  return FindSibling(region.buf, t.end, region.end, true, key);
+}
+
+}  // namespace kvlab::stage5::hyperion

@@ -1,0 +1,108 @@
+// A Hyperion container's header and the one scan loop every operation uses
+// to find a key byte among sibling nodes (paper, sections 3.1 and 3.3).
+//
+// A container is a byte array from the memory manager:
+//
+//   [4-byte header][nodes in pre-order][zero bytes]
+//
+// The header is a little-endian 32-bit word:
+//
+//   bits 18..0   size in 32-byte units (the chunk's size / 32)
+//   bits 26..19  free: unused bytes at the end, 0..31 after every operation
+//   bits 29..27  container jump-table entries / 7 (always 0 in this version)
+//   bits 31..30  split delay (always 0 in this version)
+//
+// The paper stores the size in bytes; counting 32-byte units lets a root
+// container of 65,536 pointer children (with their key counts) exceed
+// 512 KiB. The free tail is all zero: a zero byte is an invalid node and
+// ends every scan. An embedded container is a region [size byte][nodes]
+// inside its parent with no header of its own; a Region names either.
+
+#ifndef KVLAB_STAGE5_CONTAINER_SCAN_H_
+#define KVLAB_STAGE5_CONTAINER_SCAN_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "node.h"
+
+namespace kvlab::stage5::hyperion {
+
+inline constexpr uint32_t kHeaderBytes = 4;
+inline constexpr uint32_t kContainerStep = 32;
+
+inline uint32_t RoundUpToStep(uint32_t n) {
+  return (n + kContainerStep - 1) / kContainerStep * kContainerStep;
+}
+
+inline uint32_t LoadHeader(const uint8_t* c) {
+  return uint32_t{c[0]} | uint32_t{c[1]} << 8 | uint32_t{c[2]} << 16 |
+         uint32_t{c[3]} << 24;
+}
+inline uint32_t ContainerSize(const uint8_t* c) {
+  return (LoadHeader(c) & 0x7ffff) * kContainerStep;
+}
+inline uint32_t ContainerFree(const uint8_t* c) {
+  return (LoadHeader(c) >> 19) & 0xff;
+}
+inline uint32_t ContainerUsed(const uint8_t* c) {
+  return ContainerSize(c) - ContainerFree(c);
+}
+inline uint32_t ContainerJumpBits(const uint8_t* c) {
+  return (LoadHeader(c) >> 27) & 0x7;
+}
+inline uint32_t ContainerSplitDelay(const uint8_t* c) {
+  return LoadHeader(c) >> 30;
+}
+// Writes a header for a container of `size` bytes (a multiple of 32) with
+// `free` unused bytes (< 256); jump-table and split-delay bits are zero.
+inline void StoreHeader(uint8_t* c, uint32_t size, uint32_t free) {
+  const uint32_t word = (size / kContainerStep) | (free << 19);
+  for (int i = 0; i < 4; ++i) c[i] = uint8_t(word >> (8 * i));
+}
+
+// The nodes of one container level: bytes [begin, end) of `buf`, which is
+// the real container's base address. For a real container begin is
+// kHeaderBytes and end its used size; for an embedded one begin is one past
+// its size byte.
+struct Region {
+  const uint8_t* buf = nullptr;
+  uint32_t begin = 0;
+  uint32_t end = 0;
+  bool empty() const { return begin >= end || buf[begin] == 0; }
+};
+
+inline Region WholeContainer(const uint8_t* c) {
+  return Region{c, kHeaderBytes, ContainerUsed(c)};
+}
+// The region of the embedded container whose size byte is at `size_pos`.
+inline Region EmbeddedRegion(const uint8_t* buf, uint32_t size_pos) {
+  return Region{buf, size_pos + 1, size_pos + buf[size_pos]};
+}
+
+// Where a key byte is, or would go, among siblings.
+struct SiblingSearch {
+  bool found = false;
+  // The node with the key byte if found, otherwise the insertion point:
+  // the first sibling with a larger key byte, or one past the last sibling.
+  uint32_t pos = 0;
+  // The key byte of the sibling before `pos` (0 if none): the base of the
+  // delta of a node placed at pos.
+  uint8_t prev = 0;
+  bool has_next = false;  // a sibling starts at pos (always true if found)
+  Node node;              // that sibling, if has_next
+};
+
+// One past the T-node at `t` and all its S-node children.
+uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end);
+
+// The scan loop: walks the T-nodes of `region` in order, skipping each one's
+// S-children, until it meets `key` or a larger key byte.
+SiblingSearch FindT(const Region& region, uint8_t key);
+
+// The same for the S-children of T-node `t` (decoded from `region`).
+SiblingSearch FindS(const Region& region, const Node& t, uint8_t key);
+
+}  // namespace kvlab::stage5::hyperion
+
+#endif  // KVLAB_STAGE5_CONTAINER_SCAN_H_

@@ -1,0 +1,164 @@
+// The dump tool: a container's bytes, annotated node by node. Used by tests
+// and by the worked examples in docs/stage5_hyperion.md.
+//
+//   container 0x100001001: 32 bytes, 9 used, 23 free
+//     0004  21 61            T 'a' inner, key explicit
+//     0006  16 74            S 't' leaf, key explicit
+//     0008  22               T 'e' leaf, delta 4
+
+#include <cctype>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "hyperion_store.h"
+
+namespace kvlab::stage5 {
+
+using hyperion::ChildKind;
+using hyperion::DecodeNode;
+using hyperion::Node;
+using hyperion::NodeType;
+using hyperion::Region;
+
+namespace {
+
+std::string Hex(const uint8_t* p, uint32_t n) {
+  std::string out;
+  const uint32_t shown = n > 12 ? 12 : n;
+  for (uint32_t i = 0; i < shown; ++i) {
+    absl::StrAppendFormat(&out, "%s%02x", i ? " " : "", p[i]);
+  }
+  if (shown < n) out += " ..";
+  return out;
+}
+
+std::string Printable(std::string_view bytes) {
+  std::string out;
+  for (char ch : bytes) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isprint(c) && c != '\'' && c != '\\') {
+      out.push_back(ch);
+    } else {
+      absl::StrAppendFormat(&out, "\\x%02x", c);
+    }
+  }
+  return out;
+}
+
+std::string ValueText(const uint8_t* enc) {
+  if (hyperion::IsExternal(enc)) {
+    return absl::StrFormat("value -> chunk %#x",
+                           hyperion::ExternalValue(enc).raw());
+  }
+  return absl::StrCat("value[", enc[0], "] '",
+                      Printable(hyperion::InlineValue(enc)), "'");
+}
+
+const char* TypeText(NodeType type) {
+  switch (type) {
+    case NodeType::kInvalid:
+      return "invalid";
+    case NodeType::kInner:
+      return "inner";
+    case NodeType::kLeaf:
+      return "leaf";
+    case NodeType::kLeafValue:
+      return "leaf+value";
+  }
+  return "?";
+}
+
+}  // namespace
+
+void HyperionStore::DumpRegion(const Region& region, int indent,
+                               std::string* out,
+                               std::vector<HyperionPointer>* children) const {
+  const uint8_t* buf = region.buf;
+  uint32_t pos = region.begin;
+  uint8_t prev_t = 0, prev_s = 0;
+  while (pos < region.end && buf[pos] != 0) {
+    const bool is_s = hyperion::IsS(buf[pos]);
+    const Node n = DecodeNode(buf, pos, is_s ? prev_s : prev_t);
+    if (is_s) {
+      prev_s = n.key;
+    } else {
+      prev_t = n.key;
+      prev_s = 0;
+    }
+    const uint32_t shown =
+        n.child == ChildKind::kEmbedded ? n.child_pos + 1 - pos : n.end - pos;
+    std::string text = absl::StrCat(
+        is_s ? "  S '" : "T '",
+        Printable(std::string_view(reinterpret_cast<const char*>(&n.key), 1)),
+        "' ", TypeText(n.type), ", ",
+        hyperion::DeltaOf(n.header)
+            ? absl::StrCat("delta ", hyperion::DeltaOf(n.header))
+            : std::string("key explicit"));
+    if (n.type == NodeType::kLeafValue) {
+      absl::StrAppend(&text, ", ", ValueText(buf + n.value_pos));
+    }
+    switch (n.child) {
+      case ChildKind::kNone:
+        break;
+      case ChildKind::kPointer: {
+        const HyperionPointer hp = HyperionPointer::Load(buf + n.child_pos);
+        absl::StrAppendFormat(
+            &text, ", -> container %#x (%d keys)", hp.raw(),
+            hyperion::LoadCount(buf + n.child_pos + HyperionPointer::kBytes));
+        children->push_back(hp);
+        break;
+      }
+      case ChildKind::kEmbedded:
+        absl::StrAppend(&text, ", embedded container of ", buf[n.child_pos],
+                        " bytes:");
+        break;
+      case ChildKind::kSuffix: {
+        const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, n.child_pos);
+        absl::StrAppend(&text, ", suffix '", Printable(sx.bytes), "'");
+        if (sx.has_value) {
+          absl::StrAppend(&text, " ", ValueText(buf + sx.value_pos));
+        }
+        break;
+      }
+    }
+    absl::StrAppendFormat(out, "%*s%04x  %-38s %s\n", indent, "", pos,
+                          Hex(buf + pos, shown), text);
+    if (n.child == ChildKind::kEmbedded) {
+      DumpRegion(hyperion::EmbeddedRegion(buf, n.child_pos), indent + 4, out,
+                 children);
+    }
+    pos = n.end;
+  }
+}
+
+std::string HyperionStore::DumpContainer(HyperionPointer hp) const {
+  const auto* c = static_cast<const uint8_t*>(mm_.Resolve(hp));
+  std::string out = absl::StrFormat(
+      "container %#x: %d bytes, %d used, %d free (header %s)\n", hp.raw(),
+      hyperion::ContainerSize(c), hyperion::ContainerUsed(c),
+      hyperion::ContainerFree(c), Hex(c, hyperion::kHeaderBytes));
+  std::vector<HyperionPointer> children;
+  DumpRegion(hyperion::WholeContainer(c), 2, &out, &children);
+  return out;
+}
+
+std::string HyperionStore::DebugString() const {
+  std::string out =
+      absl::StrCat("hyperion: ", size_, " keys",
+                   has_empty_key_ ? " (empty key present)" : "", "\n");
+  if (root_.IsNull()) return out + "(no root container)\n";
+  std::vector<HyperionPointer> todo{root_};
+  while (!todo.empty()) {
+    const HyperionPointer hp = todo.front();
+    todo.erase(todo.begin());
+    const auto* c = static_cast<const uint8_t*>(mm_.Resolve(hp));
+    absl::StrAppendFormat(&out, "container %#x: %d bytes, %d used, %d free\n",
+                          hp.raw(), hyperion::ContainerSize(c),
+                          hyperion::ContainerUsed(c),
+                          hyperion::ContainerFree(c));
+    DumpRegion(hyperion::WholeContainer(c), 2, &out, &todo);
+  }
+  return out;
+}
+
+}  // namespace kvlab::stage5

@@ -1,0 +1,207 @@
+// Delete: find the key recording the path (one frame per container level
+// entered, real or embedded), lower the key counts on the way, then remove
+// bottom-up: the node that ends the key loses its value; a node that no
+// longer leads to any key is removed (its next sibling re-encoded against
+// the new previous sibling); a container left empty is freed (embedded:
+// cut out of its parent) and its parent S-node loses the child, and so on
+// up to the root.
+
+#include "hyperion_store.h"
+
+namespace kvlab::stage5 {
+
+using hyperion::ChildKind;
+using hyperion::DecodeNode;
+using hyperion::EndsKey;
+using hyperion::Node;
+using hyperion::NodeType;
+using hyperion::Region;
+using hyperion::SiblingSearch;
+
+// One container level on a deletion's path: the region (a whole container
+// at `level`, or an embedded one whose size byte is at `size_pos`) and the
+// T-node and S-node the key passes through in it, with the key bytes of
+// their previous siblings.
+struct HyperionStore::Frame {
+  size_t level = 0;
+  bool embedded = false;
+  uint32_t size_pos = 0;
+  uint32_t t_pos = 0;
+  uint8_t t_prev = 0;
+  bool has_s = false;
+  uint32_t s_pos = 0;
+  uint8_t s_prev = 0;
+};
+
+namespace {
+
+enum class Loss { kTValue, kSValue, kSChild };
+
+}  // namespace
+
+bool HyperionStore::DeleteImpl(std::string_view key) {
+  if (key.empty()) {
+    if (!has_empty_key_) return false;
+    mm_.Free(empty_value_);
+    empty_value_ = HyperionPointer();
+    has_empty_key_ = false;
+    --size_;
+    return true;
+  }
+  if (root_.IsNull()) return false;
+
+  std::vector<Level> levels{Level{root_, 0}};
+  std::vector<Frame> frames;
+  Region region = hyperion::WholeContainer(Base(levels, 0));
+  Frame frame;
+  size_t depth = 0;
+  Loss loss;
+  std::string freed_value;  // an external value's encoding, freed at the end
+  while (true) {
+    const uint8_t* buf = region.buf;
+    const SiblingSearch ts = hyperion::FindT(region, uint8_t(key[depth]));
+    if (!ts.found) return false;
+    frame.t_pos = ts.pos;
+    frame.t_prev = ts.prev;
+    if (key.size() == depth + 1) {
+      if (!EndsKey(ts.node.type)) return false;
+      frames.push_back(frame);
+      loss = Loss::kTValue;
+      break;
+    }
+    const SiblingSearch ss =
+        hyperion::FindS(region, ts.node, uint8_t(key[depth + 1]));
+    if (!ss.found) return false;
+    frame.has_s = true;
+    frame.s_pos = ss.pos;
+    frame.s_prev = ss.prev;
+    frames.push_back(frame);
+    depth += 2;
+    const Node& sn = ss.node;
+    if (key.size() == depth) {
+      if (!EndsKey(sn.type)) return false;
+      loss = Loss::kSValue;
+      break;
+    }
+    if (sn.child == ChildKind::kNone) return false;
+    if (sn.child == ChildKind::kSuffix) {
+      const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, sn.child_pos);
+      if (sx.bytes != key.substr(depth)) return false;
+      freed_value.assign(reinterpret_cast<const char*>(buf + sx.value_pos),
+                         sx.value_bytes);
+      loss = Loss::kSChild;
+      break;
+    }
+    frame = Frame();
+    if (sn.child == ChildKind::kPointer) {
+      levels.push_back(
+          Level{HyperionPointer::Load(buf + sn.child_pos), sn.child_pos});
+      frame.level = levels.size() - 1;
+      region = hyperion::WholeContainer(Base(levels, frame.level));
+    } else {
+      frame.level = levels.size() - 1;
+      frame.embedded = true;
+      frame.size_pos = sn.child_pos;
+      region = hyperion::EmbeddedRegion(buf, sn.child_pos);
+    }
+  }
+
+  // Found: every container on the path holds one key less.
+  for (size_t i = 1; i < levels.size(); ++i) {
+    uint8_t* count =
+        Base(levels, i - 1) + levels[i].ref + HyperionPointer::kBytes;
+    hyperion::StoreCount(count, hyperion::LoadCount(count) - 1);
+  }
+  --size_;
+
+  for (size_t f = frames.size(); f-- > 0;) {
+    const Frame fr = frames[f];
+    levels.resize(fr.level + 1);
+    uint8_t* buf = Base(levels, fr.level);
+    std::vector<Embed> embeds;
+    for (size_t g = 1; g <= f; ++g) {
+      if (frames[g].level == fr.level && frames[g].embedded) {
+        embeds.push_back(Embed{frames[g].size_pos, frames[g - 1].s_pos});
+      }
+    }
+    const Region r = fr.embedded ? hyperion::EmbeddedRegion(buf, fr.size_pos)
+                                 : hyperion::WholeContainer(buf);
+    const Node t = DecodeNode(buf, fr.t_pos, fr.t_prev);
+    const uint32_t t_end = hyperion::SkipTNode(buf, t, r.end);
+    // Removes the T-node and its children, re-encoding the next T-node.
+    auto remove_t = [&] {
+      std::string bytes;
+      uint32_t old_len = t_end - t.pos;
+      if (t_end < r.end && buf[t_end] != 0) {
+        const Node next = DecodeNode(buf, t_end, t.key);
+        bytes = Reencoded(next, fr.t_prev);
+        old_len += next.head_bytes();
+      }
+      Splice(&levels, &embeds, t.pos, old_len, bytes);
+    };
+    if (loss == Loss::kTValue) {
+      if (t.type == NodeType::kLeafValue) {
+        freed_value.assign(reinterpret_cast<const char*>(buf + t.value_pos),
+                           t.value_bytes);
+      }
+      if (t_end > t.end) {
+        Splice(&levels, &embeds, t.pos, t.end - t.pos,
+               Rewritten(buf, t, NodeType::kInner, {}, ChildKind::kNone, {}));
+      } else {
+        remove_t();
+      }
+    } else {
+      const Node s = DecodeNode(buf, fr.s_pos, fr.s_prev);
+      NodeType type = s.type;
+      ChildKind child = s.child;
+      std::string_view child_bytes(
+          reinterpret_cast<const char*>(buf + s.child_pos), s.child_bytes);
+      if (loss == Loss::kSValue) {
+        if (s.type == NodeType::kLeafValue) {
+          freed_value.assign(reinterpret_cast<const char*>(buf + s.value_pos),
+                             s.value_bytes);
+        }
+        type = NodeType::kInner;
+      } else {
+        child = ChildKind::kNone;
+        child_bytes = {};
+      }
+      if (type != NodeType::kInner || child != ChildKind::kNone) {
+        const std::string_view value(
+            reinterpret_cast<const char*>(buf + s.value_pos), s.value_bytes);
+        Splice(&levels, &embeds, s.pos, s.end - s.pos,
+               Rewritten(buf, s, type, value, child, child_bytes));
+      } else if (t.type == NodeType::kInner && s.pos == t.end &&
+                 (s.end >= r.end || buf[s.end] == 0 ||
+                  !hyperion::IsS(buf[s.end]))) {
+        remove_t();  // the T-node's only child, and no key ends at it
+      } else {
+        std::string bytes;
+        uint32_t old_len = s.end - s.pos;
+        if (s.end < r.end && buf[s.end] != 0 && hyperion::IsS(buf[s.end])) {
+          const Node next = DecodeNode(buf, s.end, s.key);
+          bytes = Reencoded(next, fr.s_prev);
+          old_len += next.head_bytes();
+        }
+        Splice(&levels, &embeds, s.pos, old_len, bytes);
+      }
+    }
+    // Did the region empty? Then the S-node above loses its child.
+    buf = Base(levels, fr.level);
+    const bool empty =
+        fr.embedded ? buf[fr.size_pos] == 1
+                    : hyperion::ContainerUsed(buf) == hyperion::kHeaderBytes;
+    if (!empty) break;
+    loss = Loss::kSChild;
+    if (!fr.embedded) {
+      mm_.Free(levels[fr.level].hp);
+      if (fr.level == 0) root_ = HyperionPointer();
+    }
+  }
+  if (!freed_value.empty()) {
+    FreeValue(reinterpret_cast<const uint8_t*>(freed_value.data()));
+  }
+  return true;
+}
+
+}  // namespace kvlab::stage5

@@ -1,0 +1,34 @@
+#include "hyperion_store.h"
+
+namespace kvlab::stage5 {
+
+absl::StatusOr<HyperionOptions> HyperionOptions::FromStoreOptions(
+    const StoreOptions& options) {
+  HyperionOptions o;
+  absl::StatusOr<int64_t> inline_value = options.GetInt(
+      "inline_value", o.inline_value, 0, int64_t{hyperion::kMaxInlineValue});
+  if (!inline_value.ok()) return inline_value.status();
+  o.inline_value = uint32_t(*inline_value);
+  absl::StatusOr<int64_t> embed = options.GetInt(
+      "embed", o.embed_limit, 16, int64_t{hyperion::kMaxEmbeddedSize});
+  if (!embed.ok()) return embed.status();
+  o.embed_limit = uint32_t(*embed);
+  return o;
+}
+
+HyperionStore::HyperionStore(const HyperionOptions& options)
+    : options_(options) {}
+
+std::optional<size_t> HyperionStore::MemoryUsage() const {
+  // What the trie holds: chunks in use (whole 32-byte classes) and heap
+  // blocks, the manager's bin and metabin descriptors, the manager and this
+  // object. Mapped but never-used chunks of a bin are address space, not
+  // memory, and the cache of empty segments is reuse capacity; neither is
+  // counted (docs/stage5_hyperion.md compares this with RssAnon).
+  const MemoryStats stats = mm_.Stats();
+  const SuperbinStats total = stats.Total();
+  return total.held_bytes + total.metadata_bytes + stats.manager_bytes +
+         sizeof(*this);
+}
+
+}  // namespace kvlab::stage5

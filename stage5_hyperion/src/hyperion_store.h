@@ -1,0 +1,187 @@
+// HyperionStore (`hyperion`): the Hyperion trie (Mäsker et al., the
+// paper, seed 000_... in ../shared/seeds; design in docs/stage5_hyperion.md),
+// without its jump structures, container splits, key pre-processing and
+// arenas.
+//
+// A 65,536-ary trie of containers. Each container holds the internal
+// two-level trie for two key bytes: T-nodes (first byte) and their S-node
+// children (second byte), in pre-order, siblings sorted and delta encoded
+// (node.h). An S-node's child continues the key: a pointer to another
+// container, a small container embedded in place, or a path-compressed
+// suffix. The empty key lives beside the root (has_empty_key_).
+//
+// Invariants (checked by CheckInvariants after every operation in tests):
+//   - siblings strictly increasing, deltas canonical (explicit key byte
+//     exactly when the difference is 0 or > 7);
+//   - every node leads to a key: a T-node ends a key or has S-children, an
+//     S-node ends a key or has a child; no container, embedded container or
+//     suffix is empty; the root is null iff no non-empty key is stored;
+//   - a container's header matches its chunk, its free tail (< 32 bytes) is
+//     zero; embedded sizes match their nodes, and stay within the budget;
+//   - each pointer child's count equals the keys below it;
+//   - every chunk the memory manager holds is reachable exactly once.
+//
+// Not thread-safe; MakeThreadSafe wraps it in a LockedStore.
+
+#ifndef KVLAB_STAGE5_HYPERION_STORE_H_
+#define KVLAB_STAGE5_HYPERION_STORE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "container_scan.h"
+#include "kvlab/kv_store.h"
+#include "kvlab/stage5/memory_manager.h"
+#include "kvlab/store_options.h"
+#include "node.h"
+
+namespace kvlab::stage5 {
+
+struct HyperionOptions {
+  // Values up to this many bytes are stored inline in the node (a length
+  // byte and the bytes); longer ones in a chunk of their own behind a
+  // 5-byte pointer. 0..255.
+  uint32_t inline_value = 255;
+  // An embedded container is ejected into a container of its own once it
+  // would grow past this many bytes (its size byte included). 16..255.
+  uint32_t embed_limit = 144;
+
+  static absl::StatusOr<HyperionOptions> FromStoreOptions(
+      const StoreOptions& options);
+};
+
+class HyperionStore final : public KVStore {
+ public:
+  using ChildKind = hyperion::ChildKind;
+  using Node = hyperion::Node;
+  using NodeType = hyperion::NodeType;
+  using Region = hyperion::Region;
+
+  explicit HyperionStore(const HyperionOptions& options = {});
+
+  bool GetNth(uint64_t n, std::string* key, std::string* value) const override;
+  bool DeleteNth(uint64_t n) override;
+  uint64_t Scan(std::string_view start, ScanVisitor visitor) const override;
+  uint64_t Size() const override { return size_; }
+  std::string_view Name() const override { return "hyperion"; }
+  // The memory manager's footprint without its cache of empty segments,
+  // plus this object.
+  std::optional<size_t> MemoryUsage() const override;
+
+  // "" if every invariant above holds, else the first violation.
+  std::string CheckInvariants() const;
+  // The root container and, recursively, every container below it, each
+  // byte annotated node by node.
+  std::string DebugString() const;
+  // One container's annotated bytes (its embedded containers nested).
+  std::string DumpContainer(HyperionPointer hp) const;
+  HyperionPointer root() const { return root_; }
+  const MemoryManager& memory() const { return mm_; }
+
+ protected:
+  bool PutImpl(std::string_view key, std::string_view value) override;
+  bool GetImpl(std::string_view key, std::string* value) const override;
+  bool DeleteImpl(std::string_view key) override;
+
+ private:
+  // One real container on the path of an operation: `hp`, and where its
+  // pointer is stored: at offset `ref` of the previous level's container
+  // (level 0 is the root, whose pointer is root_).
+  struct Level {
+    HyperionPointer hp;
+    uint32_t ref = 0;
+  };
+  // An embedded container enclosing the position being changed: offsets
+  // (in the real container) of its size byte and of its S-node's header.
+  struct Embed {
+    uint32_t size_pos = 0;
+    uint32_t node_pos = 0;
+  };
+  // A key remainder and its encoded value, for building new nodes.
+  struct Entry {
+    std::string_view key;
+    std::string_view value_enc;
+  };
+
+  // --- values (values.cc)
+  // The encoding of `value` ("" for an empty value); allocates a chunk for
+  // a value longer than options_.inline_value.
+  std::string EncodeValue(std::string_view value);
+  std::string_view ValueAt(const uint8_t* enc) const;
+  // Frees the chunk of an external value encoding; no-op for inline.
+  void FreeValue(const uint8_t* enc);
+
+  // --- building nodes (build.cc)
+  // Appends the T-nodes (and below) for `entries` (sorted, distinct, each
+  // longer than `depth`), keys read from byte `depth`; the first T-node's
+  // delta counts from `prev`.
+  void BuildTLevel(const Entry* entries, size_t n, size_t depth, uint8_t prev,
+                   std::string* out);
+  // The same for S-nodes, all entries sharing their byte depth-1.
+  void BuildSLevel(const Entry* entries, size_t n, size_t depth, uint8_t prev,
+                   std::string* out);
+  // The child for `entries` (each longer than `depth`, read from `depth`):
+  // a suffix, an embedded container or a new container. Returns its kind.
+  ChildKind BuildChild(const Entry* entries, size_t n, size_t depth,
+                       std::string* out);
+  HyperionPointer NewContainer(std::string_view payload);
+
+  // --- changing containers (splice.cc)
+  uint8_t* Base(const std::vector<Level>& levels, size_t i) const {
+    return static_cast<uint8_t*>(mm_.Resolve(levels[i].hp));
+  }
+  void SetLevelPointer(std::vector<Level>* levels, size_t i,
+                       HyperionPointer hp);
+  // Replaces `old_len` bytes at `pos` of the last level's container with
+  // `bytes`, moving the tail, resizing the container in 32-byte steps and
+  // updating the sizes of `embeds` (outermost first). An embedded container
+  // that would pass the budget is ejected first; each ejection appends a
+  // level and rebases `embeds` and `pos`.
+  void Splice(std::vector<Level>* levels, std::vector<Embed>* embeds,
+              uint32_t pos, uint32_t old_len, std::string_view bytes);
+  void RawSplice(std::vector<Level>* levels, uint32_t pos, uint32_t old_len,
+                 std::string_view bytes);
+  void Eject(std::vector<Level>* levels, std::vector<Embed>* embeds,
+             uint32_t* pos);
+  // Node `n`'s header and key byte re-encoded after sibling key `prev`.
+  static std::string Reencoded(const Node& n, uint8_t prev);
+  // Node `n` (at its position) with a new type, value and child; keeps its
+  // header's delta and key byte.
+  static std::string Rewritten(const uint8_t* buf, const Node& n, NodeType type,
+                               std::string_view value_enc, ChildKind child,
+                               std::string_view child_bytes);
+
+  // --- reading (read.cc)
+  // Keys below `region`, counting pointer children by their stored counts.
+  static uint64_t CountKeys(const Region& region);
+  bool ScanRegion(const Region& region, std::string* key,
+                  std::optional<std::string_view> bound, ScanVisitor& visitor,
+                  uint64_t* visited) const;
+  bool NthInRegion(const Region& region, uint64_t n, std::string* key,
+                   std::string* value) const;
+
+  // --- erasing (erase.cc): one frame per container level a deletion
+  // passes through.
+  struct Frame;
+
+  // --- checking and dumping (check.cc, dump.cc)
+  std::string CheckRegion(const Region& region, bool embedded, uint64_t* keys,
+                          std::vector<uint64_t>* chunks) const;
+  void DumpRegion(const Region& region, int indent, std::string* out,
+                  std::vector<HyperionPointer>* children) const;
+
+  const HyperionOptions options_;
+  mutable MemoryManager mm_;
+  HyperionPointer root_;
+  bool has_empty_key_ = false;
+  HyperionPointer empty_value_;  // the empty key's value, null if empty
+  uint64_t size_ = 0;
+};
+
+}  // namespace kvlab::stage5
+
+#endif  // KVLAB_STAGE5_HYPERION_STORE_H_

@@ -1,0 +1,173 @@
+// Put: descend container by container, two key bytes each, and change the
+// deepest container reached with one splice. The cases, in the order the
+// scan meets them: a missing T-node, a key ending at a T-node, a missing
+// S-node, a key ending at an S-node, and an S-node whose child is absent, a
+// pointer, an embedded container or a suffix (which splits).
+
+#include <cstring>
+
+#include "hyperion_store.h"
+
+namespace kvlab::stage5 {
+
+using hyperion::ChildKind;
+using hyperion::EndsKey;
+using hyperion::Node;
+using hyperion::NodeType;
+using hyperion::Region;
+using hyperion::SiblingSearch;
+
+namespace {
+
+NodeType EndType(std::string_view value_enc) {
+  return value_enc.empty() ? NodeType::kLeaf : NodeType::kLeafValue;
+}
+
+std::string_view ValueBytesOf(const uint8_t* buf, const Node& n) {
+  return std::string_view(reinterpret_cast<const char*>(buf + n.value_pos),
+                          n.value_bytes);
+}
+
+}  // namespace
+
+bool HyperionStore::PutImpl(std::string_view key, std::string_view value) {
+  if (key.empty()) {
+    const bool replaced = has_empty_key_;
+    mm_.Free(empty_value_);
+    empty_value_ = HyperionPointer();
+    if (!value.empty()) {
+      empty_value_ = mm_.Allocate(value.size());
+      std::memcpy(mm_.Resolve(empty_value_), value.data(), value.size());
+    }
+    has_empty_key_ = true;
+    if (!replaced) ++size_;
+    return replaced;
+  }
+
+  const std::string value_enc = EncodeValue(value);
+  if (root_.IsNull()) {
+    const Entry entry{key, value_enc};
+    std::string payload;
+    BuildTLevel(&entry, 1, 0, 0, &payload);
+    root_ = NewContainer(payload);
+    ++size_;
+    return false;
+  }
+
+  std::vector<Level> levels{Level{root_, 0}};
+  std::vector<Embed> embeds;
+  Region region = hyperion::WholeContainer(Base(levels, 0));
+  size_t depth = 0;
+  // The old value's external chunk, freed once the new one is in place.
+  std::string old_value;
+  bool replaced = false;
+  while (true) {
+    const uint8_t* buf = region.buf;
+    const uint8_t t = uint8_t(key[depth]);
+    const SiblingSearch ts = hyperion::FindT(region, t);
+    if (!ts.found) {
+      const Entry entry{key.substr(depth), value_enc};
+      std::string bytes;
+      BuildTLevel(&entry, 1, 0, ts.prev, &bytes);
+      uint32_t old_len = 0;
+      if (ts.has_next) {
+        bytes += Reencoded(ts.node, t);
+        old_len = ts.node.head_bytes();
+      }
+      Splice(&levels, &embeds, ts.pos, old_len, bytes);
+      break;
+    }
+    const Node tn = ts.node;
+    if (key.size() == depth + 1) {
+      replaced = EndsKey(tn.type);
+      old_value.assign(ValueBytesOf(buf, tn));
+      Splice(&levels, &embeds, tn.pos, tn.end - tn.pos,
+             Rewritten(buf, tn, EndType(value_enc), value_enc, ChildKind::kNone,
+                       {}));
+      break;
+    }
+    const uint8_t s = uint8_t(key[depth + 1]);
+    const SiblingSearch ss = hyperion::FindS(region, tn, s);
+    if (!ss.found) {
+      const Entry entry{key.substr(depth + 1), value_enc};
+      std::string bytes;
+      BuildSLevel(&entry, 1, 0, ss.prev, &bytes);
+      uint32_t old_len = 0;
+      if (ss.has_next) {
+        bytes += Reencoded(ss.node, s);
+        old_len = ss.node.head_bytes();
+      }
+      Splice(&levels, &embeds, ss.pos, old_len, bytes);
+      break;
+    }
+    const Node sn = ss.node;
+    depth += 2;
+    const std::string_view child_bytes(
+        reinterpret_cast<const char*>(buf + sn.child_pos), sn.child_bytes);
+    if (key.size() == depth) {
+      replaced = EndsKey(sn.type);
+      old_value.assign(ValueBytesOf(buf, sn));
+      Splice(&levels, &embeds, sn.pos, sn.end - sn.pos,
+             Rewritten(buf, sn, EndType(value_enc), value_enc, sn.child,
+                       child_bytes));
+      break;
+    }
+    const std::string_view rest = key.substr(depth);
+    if (sn.child == ChildKind::kPointer) {
+      levels.push_back(
+          Level{HyperionPointer::Load(buf + sn.child_pos), sn.child_pos});
+      embeds.clear();
+      region = hyperion::WholeContainer(Base(levels, levels.size() - 1));
+      continue;
+    }
+    if (sn.child == ChildKind::kEmbedded) {
+      embeds.push_back(Embed{sn.child_pos, sn.pos});
+      region = hyperion::EmbeddedRegion(buf, sn.child_pos);
+      continue;
+    }
+    std::string child;
+    ChildKind kind;
+    if (sn.child == ChildKind::kNone) {
+      const Entry entry{rest, value_enc};
+      kind = BuildChild(&entry, 1, 0, &child);
+    } else {  // a suffix: replace its value or split it
+      const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, sn.child_pos);
+      const std::string suffix(sx.bytes);
+      const std::string suffix_value(
+          reinterpret_cast<const char*>(buf + sx.value_pos), sx.value_bytes);
+      if (suffix == rest) {
+        replaced = true;
+        old_value = suffix_value;
+        std::string bytes;
+        hyperion::AppendSuffix(&bytes, rest, value_enc);
+        Splice(&levels, &embeds, sn.child_pos, sn.child_bytes, bytes);
+        break;
+      }
+      Entry entries[2] = {{suffix, suffix_value}, {rest, value_enc}};
+      if (rest < suffix) std::swap(entries[0], entries[1]);
+      kind = BuildChild(entries, 2, 0, &child);
+    }
+    // BuildChild may allocate; chunks never move on another's allocation,
+    // but resolve again rather than rely on it.
+    const uint8_t* base = Base(levels, levels.size() - 1);
+    Splice(&levels, &embeds, sn.pos, sn.end - sn.pos,
+           Rewritten(base, sn, sn.type, ValueBytesOf(base, sn), kind, child));
+    break;
+  }
+  if (replaced) {
+    if (!old_value.empty()) {
+      FreeValue(reinterpret_cast<const uint8_t*>(old_value.data()));
+    }
+    return true;
+  }
+  // A new key: every container on the path holds one more.
+  for (size_t i = 1; i < levels.size(); ++i) {
+    uint8_t* count =
+        Base(levels, i - 1) + levels[i].ref + HyperionPointer::kBytes;
+    hyperion::StoreCount(count, hyperion::LoadCount(count) + 1);
+  }
+  ++size_;
+  return false;
+}
+
+}  // namespace kvlab::stage5

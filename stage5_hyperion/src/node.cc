@@ -1,0 +1,65 @@
+#include "node.h"
+
+#include <cassert>
+
+namespace kvlab::stage5::hyperion {
+
+void AppendHeaderAndKey(std::string* out, NodeType type, bool s, uint8_t prev,
+                        uint8_t key, uint8_t flags) {
+  const uint8_t delta = DeltaFor(prev, key);
+  out->push_back(char(MakeHeader(type, s, delta, flags)));
+  if (delta == 0) out->push_back(char(key));
+}
+
+Suffix DecodeSuffix(const uint8_t* buf, uint32_t pos) {
+  Suffix s;
+  const uint8_t header = buf[pos];
+  const uint32_t length = header & ~kSuffixValueFlag;
+  uint32_t p = pos + 1;
+  if (header & kSuffixValueFlag) {
+    s.has_value = true;
+    s.value_pos = p;
+    s.value_bytes = uint32_t(ValueBytes(buf + p));
+    p += s.value_bytes;
+  }
+  s.bytes = std::string_view(reinterpret_cast<const char*>(buf + p), length);
+  return s;
+}
+
+void AppendSuffix(std::string* out, std::string_view suffix,
+                  std::string_view value_enc) {
+  assert(!suffix.empty() && suffix.size() <= kMaxSuffix);
+  out->push_back(char(uint8_t(suffix.size()) |
+                      (value_enc.empty() ? 0 : kSuffixValueFlag)));
+  out->append(value_enc);
+  out->append(suffix);
+}
+
+void AppendPointerChild(std::string* out, HyperionPointer hp, uint64_t count) {
+  uint8_t bytes[kPointerChildBytes];
+  hp.Store(bytes);
+  StoreCount(bytes + HyperionPointer::kBytes, count);
+  out->append(reinterpret_cast<const char*>(bytes), sizeof(bytes));
+}
+
+uint64_t LoadCount(const uint8_t* p) {
+  uint64_t count = 0;
+  for (size_t i = 0; i < kCountBytes; ++i) count |= uint64_t{p[i]} << (8 * i);
+  return count;
+}
+
+void StoreCount(uint8_t* p, uint64_t count) {
+  for (size_t i = 0; i < kCountBytes; ++i) p[i] = uint8_t(count >> (8 * i));
+}
+
+std::string_view InlineValue(const uint8_t* enc) {
+  assert(enc[0] != 0);
+  return std::string_view(reinterpret_cast<const char*>(enc + 1), enc[0]);
+}
+
+HyperionPointer ExternalValue(const uint8_t* enc) {
+  assert(enc[0] == 0);
+  return HyperionPointer::Load(enc + 1);
+}
+
+}  // namespace kvlab::stage5::hyperion

@@ -1,0 +1,216 @@
+// Hyperion's node encoding (paper, section 3.1, Figure 5): the header byte
+// of T- and S-nodes, the 3-bit delta encoding of key bytes, inline and
+// out-of-line values, and the path-compressed suffix header.
+//
+// A node header byte, bit 0 the least significant:
+//
+//   bits 1..0  type   0 invalid (a zero byte: end of the nodes), 1 inner
+//                     (no key ends here), 2 a key ends here with an empty
+//                     value, 3 a key ends here and a value follows
+//   bit  2     k      0 T-node (first key byte of the container's 16 bits),
+//                     1 S-node (second key byte)
+//   bits 5..3  delta  1..7: key byte = previous sibling's key byte + delta
+//                     (the first sibling counts from 0); 0: an explicit key
+//                     byte follows the header
+//   bits 7..6  T-node: js (bit 6), jt (bit 7), jump successor and jump
+//                     table, always 0 in this version
+//              S-node: child kind, 0 none, 1 pointer, 2 embedded container,
+//                     3 path-compressed suffix
+//
+// A T-node is  [header][key byte?][value?]
+// An S-node is [header][key byte?][value?][child?]
+// with the child one of
+//   pointer    5-byte HyperionPointer to a container + 5-byte key count of
+//              that container's subtree (little-endian), for GetNth
+//   embedded   [size byte = 1 + payload bytes][payload: nodes]
+//   suffix     [header: bits 6..0 length 1..127, bit 7 value flag]
+//              [value?][suffix bytes]
+// and a value (type 3, or a suffix with its flag set) one of
+//   inline     [length 1..255][bytes]
+//   external   [0][5-byte HyperionPointer to a chunk of exactly the value]
+
+#ifndef KVLAB_STAGE5_NODE_H_
+#define KVLAB_STAGE5_NODE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "kvlab/stage5/hyperion_pointer.h"
+
+namespace kvlab::stage5::hyperion {
+
+enum class NodeType : uint8_t {
+  kInvalid = 0,
+  kInner = 1,
+  kLeaf = 2,       // a key ends here; its value is empty
+  kLeafValue = 3,  // a key ends here; its value follows the node's key
+};
+
+enum class ChildKind : uint8_t {
+  kNone = 0,
+  kPointer = 1,
+  kEmbedded = 2,
+  kSuffix = 3,
+};
+
+inline constexpr uint8_t kTypeMask = 0x03;
+inline constexpr uint8_t kSBit = 0x04;
+inline constexpr int kDeltaShift = 3;
+inline constexpr uint8_t kDeltaMask = 0x38;
+inline constexpr int kFlagShift = 6;
+inline constexpr uint8_t kMaxDelta = 7;
+
+// Bytes of a pointer child: the pointer and the subtree's key count.
+inline constexpr size_t kCountBytes = 5;
+inline constexpr size_t kPointerChildBytes = HyperionPointer::kBytes + 5;
+// The longest suffix one path-compressed node holds (7-bit length).
+inline constexpr size_t kMaxSuffix = 127;
+inline constexpr uint8_t kSuffixValueFlag = 0x80;
+// An embedded container's size byte counts itself.
+inline constexpr size_t kMaxEmbeddedSize = 255;
+// The largest inline value (one length byte); longer ones go out of line.
+inline constexpr size_t kMaxInlineValue = 255;
+inline constexpr size_t kExternalValueBytes = 1 + HyperionPointer::kBytes;
+
+constexpr NodeType TypeOf(uint8_t header) {
+  return NodeType(header & kTypeMask);
+}
+constexpr bool IsS(uint8_t header) { return (header & kSBit) != 0; }
+constexpr uint8_t DeltaOf(uint8_t header) {
+  return (header & kDeltaMask) >> kDeltaShift;
+}
+constexpr ChildKind ChildOf(uint8_t header) {
+  return IsS(header) ? ChildKind(header >> kFlagShift) : ChildKind::kNone;
+}
+constexpr bool EndsKey(NodeType type) {
+  return type == NodeType::kLeaf || type == NodeType::kLeafValue;
+}
+
+// The delta field for `key` after a sibling with key byte `prev` (0 for the
+// first sibling): the difference if it is 1..7, else 0 (explicit byte).
+constexpr uint8_t DeltaFor(uint8_t prev, uint8_t key) {
+  const int diff = int(key) - int(prev);
+  return diff >= 1 && diff <= kMaxDelta ? uint8_t(diff) : 0;
+}
+
+constexpr uint8_t MakeHeader(NodeType type, bool s, uint8_t delta,
+                             uint8_t flags) {
+  return uint8_t(uint8_t(type) | (s ? kSBit : 0) | (delta << kDeltaShift) |
+                 (flags << kFlagShift));
+}
+
+// Appends a node's header and, when the delta does not fit, its key byte.
+void AppendHeaderAndKey(std::string* out, NodeType type, bool s, uint8_t prev,
+                        uint8_t key, uint8_t flags);
+
+// Bytes of an encoded value starting at `enc`.
+inline size_t ValueBytes(const uint8_t* enc) {
+  return enc[0] != 0 ? 1 + size_t{enc[0]} : kExternalValueBytes;
+}
+
+// Bytes of the suffix child at `p` (header, value, suffix bytes).
+inline size_t SuffixBytes(const uint8_t* p) {
+  const size_t length = p[0] & ~kSuffixValueFlag;
+  return 1 + ((p[0] & kSuffixValueFlag) ? ValueBytes(p + 1) : 0) + length;
+}
+
+// Bytes of a child of `kind` starting at `p`.
+inline size_t ChildBytes(ChildKind kind, const uint8_t* p) {
+  switch (kind) {
+    case ChildKind::kNone:
+      return 0;
+    case ChildKind::kPointer:
+      return kPointerChildBytes;
+    case ChildKind::kEmbedded:
+      return p[0];
+    case ChildKind::kSuffix:
+      return SuffixBytes(p);
+  }
+  return 0;
+}
+
+// One decoded node. Offsets are relative to the buffer passed to
+// DecodeNode; `end` is one past the node's own bytes (for a T-node its
+// S-node children follow).
+struct Node {
+  uint32_t pos = 0;
+  uint8_t header = 0;
+  uint8_t key = 0;
+  NodeType type = NodeType::kInvalid;
+  bool s = false;
+  ChildKind child = ChildKind::kNone;
+  uint32_t value_pos = 0;  // the value's encoding, if EndsKey with a value
+  uint32_t value_bytes = 0;
+  uint32_t child_pos = 0;
+  uint32_t child_bytes = 0;
+  uint32_t end = 0;
+  // Bytes of header and explicit key byte.
+  uint32_t head_bytes() const { return value_pos - pos; }
+};
+
+// Decodes the node at `buf + pos` whose previous sibling has key byte
+// `prev` (0 for the first sibling). The byte at pos must not be zero.
+inline Node DecodeNode(const uint8_t* buf, uint32_t pos, uint8_t prev) {
+  Node n;
+  n.pos = pos;
+  n.header = buf[pos];
+  n.type = TypeOf(n.header);
+  n.s = IsS(n.header);
+  const uint8_t delta = DeltaOf(n.header);
+  uint32_t p = pos + 1;
+  if (delta == 0) {
+    n.key = buf[p++];
+  } else {
+    n.key = uint8_t(prev + delta);
+  }
+  n.value_pos = p;
+  if (n.type == NodeType::kLeafValue) {
+    n.value_bytes = uint32_t(ValueBytes(buf + p));
+    p += n.value_bytes;
+  }
+  n.child_pos = p;
+  n.child = ChildOf(n.header);
+  n.child_bytes = uint32_t(ChildBytes(n.child, buf + p));
+  n.end = p + n.child_bytes;
+  return n;
+}
+
+// Bytes of the node at `p`, without decoding its key: the scan's fast path
+// over nodes it only skips. For a T-node, its S-children are not included.
+inline uint32_t NodeBytes(const uint8_t* p) {
+  const uint8_t h = p[0];
+  uint32_t n = (h & kDeltaMask) ? 1 : 2;
+  if (TypeOf(h) == NodeType::kLeafValue) n += uint32_t(ValueBytes(p + n));
+  return n + uint32_t(ChildBytes(ChildOf(h), p + n));
+}
+
+// A path-compressed suffix child, decoded.
+struct Suffix {
+  bool has_value = false;
+  uint32_t value_pos = 0;  // relative to the buffer passed to DecodeSuffix
+  uint32_t value_bytes = 0;
+  std::string_view bytes;  // the suffix itself
+};
+Suffix DecodeSuffix(const uint8_t* buf, uint32_t pos);
+
+// Appends a suffix child for `suffix` (1..kMaxSuffix bytes) with value
+// encoding `value_enc` (empty: an empty value, flag clear).
+void AppendSuffix(std::string* out, std::string_view suffix,
+                  std::string_view value_enc);
+
+// Appends a pointer child: `hp` and the key count of its subtree.
+void AppendPointerChild(std::string* out, HyperionPointer hp, uint64_t count);
+uint64_t LoadCount(const uint8_t* p);
+void StoreCount(uint8_t* p, uint64_t count);
+
+// The parts of a value encoding: an inline value's bytes, or an external
+// value's pointer (resolved by the caller, who owns the memory manager).
+std::string_view InlineValue(const uint8_t* enc);
+HyperionPointer ExternalValue(const uint8_t* enc);
+inline bool IsExternal(const uint8_t* enc) { return enc[0] == 0; }
+
+}  // namespace kvlab::stage5::hyperion
+
+#endif  // KVLAB_STAGE5_NODE_H_

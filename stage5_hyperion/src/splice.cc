@@ -1,0 +1,121 @@
+// Changing a container: every insertion and deletion is one splice, a byte
+// range of a real container replaced by new bytes (paper, section 3.1,
+// "Operations" and Figure 8). The tail moves, the container grows or
+// shrinks in 32-byte steps, enclosing embedded containers' size bytes
+// change by the same amount, and an embedded container that would pass its
+// budget is ejected into a container of its own first.
+
+#include <cstring>
+
+#include "hyperion_store.h"
+
+namespace kvlab::stage5 {
+
+using hyperion::ChildKind;
+using hyperion::kContainerStep;
+using hyperion::kFlagShift;
+using hyperion::Node;
+using hyperion::NodeType;
+
+void HyperionStore::SetLevelPointer(std::vector<Level>* levels, size_t i,
+                                    HyperionPointer hp) {
+  (*levels)[i].hp = hp;
+  if (i == 0) {
+    root_ = hp;
+  } else {
+    hp.Store(Base(*levels, i - 1) + (*levels)[i].ref);
+  }
+}
+
+void HyperionStore::RawSplice(std::vector<Level>* levels, uint32_t pos,
+                              uint32_t old_len, std::string_view bytes) {
+  const size_t li = levels->size() - 1;
+  uint8_t* c = Base(*levels, li);
+  uint32_t size = hyperion::ContainerSize(c);
+  const uint32_t used = hyperion::ContainerUsed(c);
+  const uint32_t new_used = used - old_len + uint32_t(bytes.size());
+  const uint32_t tail = used - pos - old_len;
+  if (new_used > size) {
+    size = hyperion::RoundUpToStep(new_used);
+    SetLevelPointer(levels, li, mm_.Reallocate((*levels)[li].hp, size));
+    c = Base(*levels, li);
+  }
+  std::memmove(c + pos + bytes.size(), c + pos + old_len, tail);
+  std::memcpy(c + pos, bytes.data(), bytes.size());
+  // The free tail must read as zero: a zero byte ends every scan.
+  if (new_used < used) std::memset(c + new_used, 0, used - new_used);
+  if (size - new_used >= kContainerStep) {
+    size = hyperion::RoundUpToStep(new_used);
+    SetLevelPointer(levels, li, mm_.Reallocate((*levels)[li].hp, size));
+    c = Base(*levels, li);
+  }
+  hyperion::StoreHeader(c, size, size - new_used);
+}
+
+void HyperionStore::Splice(std::vector<Level>* levels,
+                           std::vector<Embed>* embeds, uint32_t pos,
+                           uint32_t old_len, std::string_view bytes) {
+  const int64_t delta = int64_t(bytes.size()) - int64_t(old_len);
+  // The outermost embedded container is the largest; once it fits, the
+  // nested ones fit too.
+  while (delta > 0 && !embeds->empty() &&
+         Base(*levels, levels->size() - 1)[embeds->front().size_pos] + delta >
+             options_.embed_limit) {
+    Eject(levels, embeds, &pos);
+  }
+  uint8_t* c = Base(*levels, levels->size() - 1);
+  for (const Embed& e : *embeds) c[e.size_pos] = uint8_t(c[e.size_pos] + delta);
+  RawSplice(levels, pos, old_len, bytes);
+}
+
+void HyperionStore::Eject(std::vector<Level>* levels,
+                          std::vector<Embed>* embeds, uint32_t* pos) {
+  const size_t li = levels->size() - 1;
+  const Embed e = embeds->front();
+  uint8_t* c = Base(*levels, li);
+  const uint32_t esize = c[e.size_pos];
+  const uint64_t count = CountKeys(hyperion::EmbeddedRegion(c, e.size_pos));
+  const std::string payload(reinterpret_cast<const char*>(c + e.size_pos + 1),
+                            esize - 1);
+  const HyperionPointer child = NewContainer(payload);
+  c = Base(*levels, li);
+  c[e.node_pos] = uint8_t((c[e.node_pos] & ~(3u << kFlagShift)) |
+                          (uint8_t(ChildKind::kPointer) << kFlagShift));
+  std::string pointer;
+  hyperion::AppendPointerChild(&pointer, child, count);
+  RawSplice(levels, e.size_pos, esize, pointer);
+  levels->push_back(Level{child, e.size_pos});
+  // Offsets inside the ejected payload move from after its size byte to
+  // after the new container's header.
+  const uint32_t shift = e.size_pos + 1 - hyperion::kHeaderBytes;
+  *pos -= shift;
+  embeds->erase(embeds->begin());
+  for (Embed& inner : *embeds) {
+    inner.size_pos -= shift;
+    inner.node_pos -= shift;
+  }
+}
+
+std::string HyperionStore::Reencoded(const Node& n, uint8_t prev) {
+  std::string out;
+  hyperion::AppendHeaderAndKey(&out, n.type, n.s, prev, n.key,
+                               uint8_t(n.header >> kFlagShift));
+  return out;
+}
+
+std::string HyperionStore::Rewritten(const uint8_t* buf, const Node& n,
+                                     NodeType type, std::string_view value_enc,
+                                     ChildKind child,
+                                     std::string_view child_bytes) {
+  std::string out;
+  const uint8_t flags = n.s ? uint8_t(child) : uint8_t(n.header >> kFlagShift);
+  out.push_back(
+      char(uint8_t(uint8_t(type) | (n.header & hyperion::kSBit) |
+                   (n.header & hyperion::kDeltaMask) | (flags << kFlagShift))));
+  if (hyperion::DeltaOf(n.header) == 0) out.push_back(char(buf[n.pos + 1]));
+  if (type == NodeType::kLeafValue) out.append(value_enc);
+  out.append(child_bytes);
+  return out;
+}
+
+}  // namespace kvlab::stage5

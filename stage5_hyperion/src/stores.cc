@@ -1,0 +1,38 @@
+#include "kvlab/stage5/stores.h"
+
+#include <memory>
+
+#include "hyperion_store.h"
+
+namespace kvlab {
+
+void RegisterStage5Stores(StoreRegistry* registry) {
+  registry->Add(StoreInfo{
+      .name = "hyperion",
+      .description = "Hyperion: 65,536-ary trie of exact-fit containers "
+                     "with delta-encoded T/S nodes, embedded containers and "
+                     "path compression, on its own memory manager",
+      .origin = "stage5",
+      .options =
+          {
+              {"inline_value",
+               "longest value stored inline in its node, 0..255 (default "
+               "255); longer values get a chunk of their own"},
+              {"embed",
+               "embedded containers are ejected past this many bytes, "
+               "16..255 (default 144)"},
+          },
+      .ordered = true,
+      .linear_nth = false,
+      .sorted_input_cost = SortedInputCost::kLogarithmic,
+      .factory = [](const StoreOptions& options)
+          -> absl::StatusOr<std::unique_ptr<KVStore>> {
+        absl::StatusOr<stage5::HyperionOptions> o =
+            stage5::HyperionOptions::FromStoreOptions(options);
+        if (!o.ok()) return o.status();
+        return std::make_unique<stage5::HyperionStore>(*o);
+      },
+  });
+}
+
+}  // namespace kvlab

@@ -1,0 +1,22 @@
+// The shared conformance suite, run against hyperion and its option
+// variants: a tiny ejection budget, and every value out of line with the
+// largest budget.
+
+#include "kvlab/testing/conformance.h"
+
+#include "kvlab/stage5/stores.h"
+
+namespace kvlab {
+namespace {
+
+using testing::KVStoreConformanceTest;
+
+INSTANTIATE_TEST_SUITE_P(Stage5, KVStoreConformanceTest,
+                         ::testing::ValuesIn(testing::ConformanceCases(
+                             RegisterStage5Stores,
+                             {"hyperion", "hyperion:embed=16",
+                              "hyperion:inline_value=0:embed=255"})),
+                         testing::ConformanceCaseName);
+
+}  // namespace
+}  // namespace kvlab

@@ -1,0 +1,285 @@
+// Differential runs of hyperion against an order-statistics oracle, on the
+// key distributions the issue names, with the invariant checker after every
+// operation of the small runs.
+//
+// Operation counts: KVLAB_HYPERION_OPS=<n> sets the count of the large runs
+// (the issue's 2,000,000: `ctest -L long` runs them that way); by
+// default they run Scaled(50,000) operations so the Debug suite stays fast.
+
+#include "kvlab/testing/differential.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <ext/pb_ds/assoc_container.hpp>
+#include <ext/pb_ds/tree_policy.hpp>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "hyperion_store.h"
+#include "kvlab/string_view_compat.h"
+#include "kvlab/testing/test_scale.h"
+
+namespace kvlab::stage5 {
+namespace {
+
+using Oracle = __gnu_pbds::tree<std::string, std::string, std::less<>,
+                                __gnu_pbds::rb_tree_tag,
+                                __gnu_pbds::tree_order_statistics_node_update>;
+using KeySource = std::function<std::string(std::mt19937_64&)>;
+
+std::string Show(std::string_view bytes) {
+  return absl::StrCat("\"", absl::CHexEscape(ToAbsl(bytes)), "\"");
+}
+
+std::string BigEndian(uint64_t v) {
+  std::string k(8, '\0');
+  for (int i = 7; i >= 0; --i, v >>= 8) k[i] = char(v & 0xff);
+  return k;
+}
+
+std::string Letters(std::mt19937_64& rng, size_t min, size_t max,
+                    std::string_view alphabet) {
+  std::string k(min + rng() % (max - min + 1), ' ');
+  for (char& c : k) c = alphabet[rng() % alphabet.size()];
+  return k;
+}
+
+// The course benchmark's keys: 1-64 random letters.
+std::string CourseKey(std::mt19937_64& rng) {
+  return Letters(rng, 1, 64,
+                 "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+}
+
+// Word-like keys: short, skewed letters, many shared prefixes.
+std::string WordKey(std::mt19937_64& rng) {
+  static constexpr std::string_view kSyllables[] = {
+      "a",  "an", "be", "con", "de",  "e",  "ing", "ion", "le",
+      "ly", "ma", "ne", "o",   "pre", "re", "st",  "ter", "th",
+      "un", "ve", "x",  "y",   "qu",  "ed", "s",   "tion"};
+  std::string k;
+  const size_t parts = 1 + rng() % 5;
+  for (size_t i = 0; i < parts; ++i) {
+    k += kSyllables[rng() % std::size(kSyllables)];
+  }
+  return k;
+}
+
+// URL-like keys: long shared prefixes.
+std::string UrlKey(std::mt19937_64& rng) {
+  static constexpr std::string_view kHosts[] = {
+      "http://www.example.com/", "https://en.wikipedia.org/wiki/",
+      "http://www.example.com/static/images/", "https://news.site.org/2024/"};
+  std::string k(kHosts[rng() % std::size(kHosts)]);
+  k += Letters(rng, 1, 6, "abcdef");
+  if (rng() % 2) k += "/" + std::to_string(rng() % 5000);
+  if (rng() % 3 == 0) k += "?id=" + std::to_string(rng() % 100);
+  return k;
+}
+
+std::string BinaryKey(std::mt19937_64& rng) {
+  // Lengths 0-300, skewed short, with shared prefixes from a small first
+  // byte range so containers nest and suffixes split.
+  const size_t len = rng() % 4 == 0 ? rng() % 301 : rng() % 12;
+  std::string k(len, '\0');
+  for (size_t i = 0; i < len; ++i) {
+    k[i] = char(i < 3 ? rng() % 4 : rng() % 256);
+  }
+  return k;
+}
+
+struct RunSpec {
+  uint64_t operations;
+  size_t key_pool;        // distinct keys the run draws from
+  size_t max_value = 40;  // value bytes 0..max_value (some longer)
+  bool check_each = false;
+};
+
+std::string Value(std::mt19937_64& rng, size_t max) {
+  // Mostly course-like values, sometimes empty, sometimes past 255 bytes.
+  size_t len = rng() % (max + 1);
+  if (rng() % 50 == 0) len = 256 + rng() % 600;
+  std::string v(len, '\0');
+  for (char& c : v) c = char(rng() % 256);
+  return v;
+}
+
+void RunAgainstOracle(HyperionStore* store, const KeySource& source,
+                      const RunSpec& run, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::string> pool;
+  for (size_t i = 0; i < run.key_pool; ++i) pool.push_back(source(rng));
+  Oracle oracle;
+  std::string k, v;
+  for (uint64_t op = 0; op < run.operations; ++op) {
+    const std::string& key = pool[rng() % pool.size()];
+    const std::string where = absl::StrCat("op #", op, " seed ", seed);
+    const uint64_t kind = rng() % 20;
+    if (kind < 7) {
+      const std::string value = Value(rng, run.max_value);
+      auto replaced = store->Put(key, value);
+      ASSERT_TRUE(replaced.ok()) << where;
+      auto it = oracle.find(key);
+      ASSERT_EQ(*replaced, it != oracle.end()) << where << " Put " << Show(key);
+      if (it != oracle.end()) {
+        it->second = value;
+      } else {
+        oracle.insert({key, value});
+      }
+    } else if (kind < 11) {
+      v = "untouched";
+      const bool found = store->Get(key, &v);
+      auto it = oracle.find(key);
+      ASSERT_EQ(found, it != oracle.end()) << where << " Get " << Show(key);
+      if (found) {
+        ASSERT_EQ(v, it->second) << where << " Get " << Show(key);
+      }
+    } else if (kind < 14) {
+      ASSERT_EQ(store->Delete(key), oracle.erase(key) == 1)
+          << where << " Delete " << Show(key);
+    } else if (kind < 16) {
+      const uint64_t n = oracle.empty() ? 0 : rng() % (oracle.size() + 1);
+      const bool found = store->GetNth(n, &k, &v);
+      ASSERT_EQ(found, n < oracle.size()) << where << " GetNth " << n;
+      if (found) {
+        auto it = oracle.find_by_order(n);
+        ASSERT_EQ(k, it->first) << where << " GetNth " << n;
+        ASSERT_EQ(v, it->second) << where << " GetNth " << n;
+      }
+    } else if (kind < 17) {
+      const uint64_t n = oracle.empty() ? 0 : rng() % (oracle.size() + 1);
+      const bool deleted = store->DeleteNth(n);
+      ASSERT_EQ(deleted, n < oracle.size()) << where << " DeleteNth " << n;
+      if (deleted) oracle.erase(oracle.find_by_order(n));
+    } else {
+      // A short scan from a pooled key, a fresh key, or a key cut short.
+      std::string start = rng() % 2 ? key : source(rng);
+      if (rng() % 4 == 0 && !start.empty()) start.resize(rng() % start.size());
+      const size_t limit = 1 + rng() % 12;
+      auto it = oracle.lower_bound(start);
+      size_t seen = 0;
+      const uint64_t visited =
+          store->Scan(start, [&](std::string_view sk, std::string_view sv) {
+            EXPECT_TRUE(it != oracle.end()) << where << " Scan past the end";
+            if (it == oracle.end()) return false;
+            EXPECT_EQ(sk, it->first) << where << " Scan from " << Show(start);
+            EXPECT_EQ(sv, it->second) << where << " Scan value";
+            ++it;
+            return ++seen < limit;
+          });
+      ASSERT_FALSE(::testing::Test::HasFailure()) << where;
+      ASSERT_EQ(visited, seen) << where;
+      ASSERT_EQ(seen, std::min<size_t>(
+                          limit, oracle.size() - oracle.order_of_key(start)))
+          << where << " Scan from " << Show(start);
+    }
+    ASSERT_EQ(store->Size(), oracle.size()) << where;
+    if (run.check_each) {
+      const std::string broken = store->CheckInvariants();
+      ASSERT_EQ(broken, "") << where << "\n" << store->DebugString();
+    }
+  }
+  ASSERT_EQ(store->CheckInvariants(), "");
+  // The full content, then everything deleted: memory back to empty.
+  ASSERT_EQ(testing::Contents(*store).size(), oracle.size());
+  auto it = oracle.begin();
+  store->Scan("", [&](std::string_view sk, std::string_view sv) {
+    EXPECT_EQ(sk, it->first);
+    EXPECT_EQ(sv, it->second);
+    ++it;
+    return true;
+  });
+  for (const auto& [key, value] : oracle) ASSERT_TRUE(store->Delete(key));
+  EXPECT_EQ(store->Size(), 0u);
+  EXPECT_EQ(store->CheckInvariants(), "");
+  EXPECT_EQ(store->MemoryUsage(), HyperionStore().MemoryUsage());
+}
+
+uint64_t LargeOps() {
+  if (const char* env = std::getenv("KVLAB_HYPERION_OPS")) {
+    return std::strtoull(env, nullptr, 10);
+  }
+  return testing::Scaled(50'000, 2'000);
+}
+
+struct Distribution {
+  const char* name;
+  KeySource source;
+};
+
+const Distribution kDistributions[] = {
+    {"course", CourseKey},
+    {"seq_int",
+     [](std::mt19937_64& rng) {
+       // Dense: keys 0..N-1, so the pool covers a contiguous range.
+       static uint64_t next = 0;
+       return rng() % 8 == 0 ? BigEndian(rng() % 70'000) : BigEndian(next++);
+     }},
+    {"rand_int", [](std::mt19937_64& rng) { return BigEndian(rng()); }},
+    {"words", WordKey},
+    {"urls", UrlKey},
+    {"binary", BinaryKey},
+};
+
+class HyperionDifferential : public ::testing::TestWithParam<Distribution> {};
+
+// Small runs, every invariant checked after every operation.
+TEST_P(HyperionDifferential, InvariantsAfterEveryOperation) {
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    HyperionStore store;
+    RunAgainstOracle(&store, GetParam().source,
+                     RunSpec{.operations = testing::Scaled(3'000, 300),
+                             .key_pool = 150 * seed,
+                             .check_each = true},
+                     seed);
+  }
+}
+
+// The same with a tiny ejection budget and every value out of line.
+TEST_P(HyperionDifferential, InvariantsWithTinyEmbeddingAndExternalValues) {
+  HyperionStore store(HyperionOptions{.inline_value = 0, .embed_limit = 16});
+  RunAgainstOracle(&store, GetParam().source,
+                   RunSpec{.operations = testing::Scaled(3'000, 300),
+                           .key_pool = 400,
+                           .check_each = true},
+                   7);
+}
+
+// The large runs: many operations on up to 10,000 keys (a bigger set makes
+// each operation slower without reaching new cases: without jump
+// successors a container's scan is linear in its nodes).
+TEST_P(HyperionDifferential, LargeRun) {
+  HyperionStore store;
+  const uint64_t ops = LargeOps();
+  RunAgainstOracle(
+      &store, GetParam().source,
+      RunSpec{.operations = ops,
+              .key_pool = size_t(std::clamp<uint64_t>(ops / 20, 100, 10'000))},
+      42);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Keys, HyperionDifferential, ::testing::ValuesIn(kDistributions),
+    [](const ::testing::TestParamInfo<Distribution>& info) {
+      return std::string(info.param.name);
+    });
+
+// The shared runner, with the invariant checker as its hook.
+TEST(HyperionSharedDifferential, InvariantsHoldThroughout) {
+  HyperionStore store;
+  testing::DifferentialOptions options;
+  options.operations = testing::Scaled(5'000, 500);
+  options.key_pool = 300;
+  options.max_key_length = 200;
+  options.after_each_operation = [](const KVStore& s) {
+    ASSERT_EQ(static_cast<const HyperionStore&>(s).CheckInvariants(), "");
+  };
+  testing::RunDifferential(&store, options);
+}
+
+}  // namespace
+}  // namespace kvlab::stage5
