@@ -4,7 +4,9 @@
 #   make help               what follows, in a few lines
 #   make test               build everything, run every test
 #   make stage1 test        only stage 1's tests (conformance suite included)
-#   make bench              Release build, the benchmark table for every store
+#   make bench              Release build, every store on the default data
+#                           sets: results/ (JSON lines, CSV, Markdown, charts)
+#   make grade STORE=avl    the course grade of one store (benchmarks/rubric.txt)
 #
 # Words before an action modify it: a stage (stage1 ... stage5) narrows it,
 # asan / tsan switch to a sanitized build in its own directory.
@@ -32,20 +34,82 @@ else
 endif
 RELEASE_DIR := build/release
 CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
+# Tests labelled `long` (stage 5's 2,000,000-operation differential runs) only
+# run with LONG=1.
+CTEST_LABEL += $(if $(LONG),,-LE '^long$$')
 JOBS ?= 2
 PREFIX ?= /usr/local
-# Extra flags for kvbench, e.g. make bench BENCH_FLAGS="--n=100000".
+# Extra flags for kvbench, e.g. make bench BENCH_FLAGS="--repeat=3".
 BENCH_FLAGS ?=
+# make bench: one kvbench invocation per quoted group, every registered store
+# (--store=all). The default runs every data set at 100,000 pairs (the
+# course phase on `course` only) and took about 6 minutes on the 2-core
+# course machine; FULL=1 is the record run (10M course pairs, 10M integers,
+# every word and all of gcide3, 10M urls and course_v3 pairs), hours long.
+RESULTS ?= results
+ifeq ($(FULL),1)
+  BENCH_RUNS := "--dataset=course --n=10000000" \
+                "--dataset=seq_int,rand_int,urls,course_v3 --n=10000000 --phases=load,get,scan" \
+                "--dataset=words,gcide3 --n=200000000 --phases=load,get,scan"
+else
+  BENCH_RUNS := "--dataset=course --n=100000 --seconds=1" \
+                "--dataset=seq_int,rand_int,words,gcide3,urls,course_v3 --n=100000 --phases=load,get,scan"
+endif
+# ALLOCATOR=tcmalloc runs kvbench (make bench) and kvgrade with gperftools'
+# tcmalloc preloaded, to show each structure's sensitivity to the allocator.
+ALLOCATOR ?=
+LIBDIR := /usr/lib/x86_64-linux-gnu
+ifeq ($(ALLOCATOR),tcmalloc)
+  PRELOAD := LD_PRELOAD=$(LIBDIR)/libtcmalloc_minimal.so.4
+else ifeq ($(ALLOCATOR),)
+  PRELOAD :=
+else
+  $(error ALLOCATOR must be empty (glibc malloc) or tcmalloc)
+endif
+# make grade STORE=spec [N=... THREADS=... SECONDS=... STAGE=...]
+STORE ?=
+N ?= 10000000
+THREADS ?= 4
+SECONDS ?= 10
+GRADE_FLAGS ?=
+# The store a stage's tools run on unless STORE= names one.
+STAGE_STORE_stage1 := avl
+STAGE_STORE_stage2 := btree
+STAGE_STORE_stage3 := trie_bst
+STAGE_STORE_stage4 := ctrie
+STAGE_STORE_stage5 := hyperion
+TOOL_STORE = $(or $(STORE),$(STAGE_STORE_$(or $(STAGE),stage1)))
+# make grade needs STORE= or a stage word (make stage2 grade: btree).
+GRADE_STORE = $(or $(STORE),$(if $(STAGE),$(STAGE_STORE_$(STAGE))))
+# Sizes for the tools: valgrind runs ~50x slower than native.
+TOOL_N ?= 1000000
+MASSIF_N ?= 100000
+KVBENCH = $(RELEASE_DIR)/benchmarks/kvbench
+TOOL_RUN = $(KVBENCH) --in_process --allow_memory_overcommit \
+  --store=$(TOOL_STORE) --dataset=course --phases=load,get,scan
 
-.PHONY: help deps configure build test bench install memcheck format clean \
-        stage1 stage2 stage3 stage4 stage5 asan tsan
+.PHONY: help deps build test bench grade install memcheck massif \
+        profile heapprofile format clean stage1 stage2 stage3 stage4 stage5 \
+        asan tsan
 
 help:
 	@echo "kvlab make targets:"
-	@echo "  make test                 build everything and run every test"
+	@echo "  make test                 build everything and run every test (LONG=1 adds the long ones)"
+	@echo "  make build                build everything (Debug, build/debug) without testing"
 	@echo "  make stageN               build stage N (1-5, as they exist: $(strip $(STAGES)))"
 	@echo "  make stageN test          run stage N's tests, conformance suite included"
-	@echo "  make bench                Release build, kvbench over every store (results/bench.jsonl)"
+	@echo "  make bench                Release build, every store on the seven data sets at n=100,000:"
+	@echo "                            results/ (bench.jsonl, results.csv, results.md, PNG charts)"
+	@echo "  make bench FULL=1         the record run (10M pairs, all of words and gcide3; hours)"
+	@echo "  make bench DOCS=1         ... and copy the report to docs/results.md and docs/img/"
+	@echo "  make grade STORE=avl      the course grade: load N=10M, checked phase, 4 threads x 10 s;"
+	@echo "                            thresholds in benchmarks/rubric.txt (N= THREADS= SECONDS= STAGE=)"
+	@echo "  make stageN grade         the grade of the stage's store (stage1 avl ... stage5 hyperion)"
+	@echo "  make [stageN] massif      valgrind massif on kvbench: peak heap, top allocation sites"
+	@echo "  make [stageN] profile     gperftools CPU profile of kvbench: text report and call graph"
+	@echo "  make [stageN] heapprofile gperftools heap profile of kvbench after load"
+	@echo "                            (tools use the stage's store, or STORE=spec; results/tools/)"
+	@echo "  ... ALLOCATOR=tcmalloc    bench and grade with tcmalloc instead of glibc malloc"
 	@echo "  make asan test            tests under AddressSanitizer + UBSan (build/asan)"
 	@echo "  make tsan test            tests under ThreadSanitizer (build/tsan)"
 	@echo "  make [stageN] memcheck    valgrind memcheck over the tests, sizes scaled down"
@@ -80,11 +144,58 @@ memcheck: build
 	@cmake/deps.sh memcheck
 	@cmake/memcheck.sh $(if $(STAGE),$(BUILD_DIR)/tests-$(STAGE).txt,$(wildcard $(BUILD_DIR)/tests-*.txt))
 
+# Every run appends to a fresh bench.jsonl; the report is drawn even when a
+# run failed, and make then exits with kvbench's worst status.
 bench: $(RELEASE_DIR)/build.ninja
-	@cmake/deps.sh all
+	@cmake/deps.sh build
+	@cmake/deps.sh bench
 	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvbench
-	@mkdir -p results
-	$(RELEASE_DIR)/benchmarks/kvbench --json=results/bench.jsonl $(BENCH_FLAGS)
+	@mkdir -p $(RESULTS) && rm -f $(RESULTS)/bench.jsonl
+	@status=0; start=$$(date +%s); \
+	for run in $(BENCH_RUNS); do \
+	  echo "$(PRELOAD) $(KVBENCH) $$run --json=$(RESULTS)/bench.jsonl $(BENCH_FLAGS)"; \
+	  $(PRELOAD) $(KVBENCH) $$run --json=$(RESULTS)/bench.jsonl $(BENCH_FLAGS) \
+	    || status=$$?; \
+	done; \
+	echo "make bench: $$(( $$(date +%s) - start )) s of kvbench"; \
+	/usr/bin/python3 benchmarks/tools/bench_report.py $(RESULTS) $(RESULTS)/bench.jsonl \
+	  --command "make bench$(if $(FULL), FULL=$(FULL))$(if $(ALLOCATOR), ALLOCATOR=$(ALLOCATOR))$(if $(BENCH_FLAGS), BENCH_FLAGS='$(BENCH_FLAGS)')" \
+	  $(if $(filter 1,$(DOCS)),--docs docs) || status=1; \
+	exit $$status
+
+grade: $(RELEASE_DIR)/build.ninja
+	@cmake/deps.sh build
+	$(if $(ALLOCATOR),@cmake/deps.sh bench)
+	@if [ -z "$(GRADE_STORE)" ]; then echo "make grade: name the store, e.g. make grade STORE=avl (or make stage2 grade)" >&2; exit 2; fi
+	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvgrade
+	@mkdir -p $(RESULTS)
+	$(PRELOAD) $(RELEASE_DIR)/benchmarks/kvgrade --store=$(GRADE_STORE) --n=$(N) \
+	  --threads=$(THREADS) --seconds=$(SECONDS) $(if $(STAGE),--stage=$(STAGE)) \
+	  --json=$(RESULTS)/grade-$(subst :,_,$(GRADE_STORE)).json $(GRADE_FLAGS)
+
+massif: $(RELEASE_DIR)/build.ninja
+	@cmake/deps.sh memcheck
+	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvbench
+	@mkdir -p $(RESULTS)/tools
+	valgrind --tool=massif --massif-out-file=$(RESULTS)/tools/massif.$(TOOL_STORE).out \
+	  $(TOOL_RUN) --n=$(MASSIF_N)
+	@benchmarks/tools/massif_summary.sh $(RESULTS)/tools/massif.$(TOOL_STORE).out
+
+profile: $(RELEASE_DIR)/build.ninja
+	@cmake/deps.sh profile
+	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvbench
+	@mkdir -p $(RESULTS)/tools
+	LD_PRELOAD=$(LIBDIR)/libprofiler.so.0 CPUPROFILE=$(RESULTS)/tools/cpu.$(TOOL_STORE).prof \
+	  CPUPROFILE_FREQUENCY=1000 $(TOOL_RUN) --n=$(TOOL_N)
+	@benchmarks/tools/pprof_report.sh cpu $(KVBENCH) $(RESULTS)/tools/cpu.$(TOOL_STORE).prof
+
+heapprofile: $(RELEASE_DIR)/build.ninja
+	@cmake/deps.sh profile
+	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvbench
+	@mkdir -p $(RESULTS)/tools && rm -f $(RESULTS)/tools/heap.$(TOOL_STORE).*.heap
+	LD_PRELOAD=$(LIBDIR)/libtcmalloc.so.4 HEAPPROFILE=$(RESULTS)/tools/heap.$(TOOL_STORE) \
+	  HEAP_PROFILE_INUSE_INTERVAL=33554432 $(TOOL_RUN) --n=$(TOOL_N) --phases=load
+	@benchmarks/tools/pprof_report.sh heap $(KVBENCH) $(RESULTS)/tools/heap.$(TOOL_STORE)
 
 install: $(RELEASE_DIR)/build.ninja
 	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvlab

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kvlab needs, and only those that are missing.
 #
-# Usage: cmake/deps.sh [build|words|memcheck|bench|all]
-#   build     compiler-side libraries (Abseil, GoogleTest, pkg-config, CMake, Ninja)
+# Usage: cmake/deps.sh [build|words|memcheck|bench|profile|all]
+#   build     compiler-side libraries (Abseil, GoogleTest, pkg-config, CMake,
+#             Ninja) and the peers' libraries (Judy, HAT-trie)
 #   words     Debian word lists for the `words` data set
-#   memcheck  valgrind
-#   bench     tcmalloc, for mmbench's comparison run
+#   memcheck  valgrind and python3 (make memcheck, make massif)
+#   bench     the data sets built from Debian packages (English, French, German,
+#             Italian, Spanish and Swedish word lists; the GCIDE dictionary),
+#             matplotlib for the charts, tcmalloc for ALLOCATOR=tcmalloc
+#   profile   gperftools (CPU and heap profiler, tcmalloc, pprof), Graphviz
 #   all       everything above (the default)
 #
 # Exits non-zero with a clear message when a package is missing and cannot be
@@ -13,21 +17,28 @@
 set -euo pipefail
 
 group=${1:-all}
-build_pkgs=(g++ cmake ninja-build pkg-config libabsl-dev libgtest-dev libgmock-dev)
+build_pkgs=(g++ cmake ninja-build pkg-config libabsl-dev libgtest-dev libgmock-dev
+            libjudy-dev libhat-trie-dev zlib1g-dev)
 words_pkgs=(wamerican wbritish)
-memcheck_pkgs=(valgrind)
-bench_pkgs=(libtcmalloc-minimal4)
+memcheck_pkgs=(valgrind python3)  # python3: massif_summary.sh reads ms_print
+bench_pkgs=(wamerican wbritish wamerican-insane wbritish-insane wcanadian-insane
+            wfrench wngerman witalian wspanish wswedish dict-gcide
+            python3-matplotlib libtcmalloc-minimal4)
+profile_pkgs=(google-perftools libgoogle-perftools-dev graphviz)
 
 case "$group" in
   build) wanted=("${build_pkgs[@]}") ;;
   words) wanted=("${words_pkgs[@]}") ;;
   memcheck) wanted=("${memcheck_pkgs[@]}") ;;
   bench) wanted=("${bench_pkgs[@]}") ;;
-  all) wanted=("${build_pkgs[@]}" "${words_pkgs[@]}" "${memcheck_pkgs[@]}" "${bench_pkgs[@]}") ;;
-  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, all)" >&2; exit 2 ;;
+  profile) wanted=("${profile_pkgs[@]}") ;;
+  all) wanted=("${build_pkgs[@]}" "${words_pkgs[@]}" "${memcheck_pkgs[@]}"
+               "${bench_pkgs[@]}" "${profile_pkgs[@]}") ;;
+  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, profile, all)" >&2; exit 2 ;;
 esac
 
 missing=()
+mapfile -t wanted < <(printf '%s\n' "${wanted[@]}" | awk '!seen[$0]++')
 for pkg in "${wanted[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
     missing+=("$pkg")

@@ -14,6 +14,15 @@
 //   words     every word list under /usr/share/dict merged, deduplicated and
 //             shuffled; 8-byte random values. If n exceeds the words there
 //             are, all are used and DataSetInfo::note says so.
+//   gcide3    word trigrams of the GCIDE dictionary (Debian's dict-gcide):
+//             three consecutive runs of ASCII letters of its text joined by
+//             spaces, deduplicated, shuffled; 8-byte random values. The
+//             closest offline stand-in for the Hyperion paper's n-grams.
+//   urls      "https://" + a host named in a package's copyright file + a
+//             path an installed package lists (/var/lib/dpkg/info), drawn
+//             at random, deduplicated: long shared prefixes; 8-byte values.
+//   course_v3 the course benchmark's last variant: course keys (1-63
+//             letters) and values (1-254 printable) each ending in '\n'.
 //
 // Generation is prefix-stable: the first m pairs for n > m are the pairs for
 // n == m.
@@ -106,6 +115,23 @@ LoadOrder LoadOrderOf(std::string_view name);
 
 // Where the words data set looks for word lists.
 inline constexpr std::string_view kDictDir = "/usr/share/dict";
+
+// Where gcide3 and urls read their text.
+inline constexpr std::string_view kGcidePath = "/usr/share/dictd/gcide.dict.dz";
+inline constexpr std::string_view kDocDir = "/usr/share/doc";
+inline constexpr std::string_view kDpkgInfoDir = "/var/lib/dpkg/info";
+
+// The distinct word trigrams of a gzip'd dictionary text, sorted.
+absl::StatusOr<std::vector<std::string>> ReadGcideTrigrams(
+    std::string_view path);
+
+// The real host and path names the urls data set combines, each sorted.
+struct UrlParts {
+  std::vector<std::string> hosts;  // "www.gnu.org"
+  std::vector<std::string> paths;  // "/usr/share/doc/bash/copyright"
+};
+absl::StatusOr<UrlParts> ReadUrlParts(std::string_view doc_dir,
+                                      std::string_view dpkg_info_dir);
 
 // Generates data set `name` with `n` pairs (n >= 1) from `seed`. Fails for an
 // unknown name, or for words when `dict_dir` holds no word list (the message

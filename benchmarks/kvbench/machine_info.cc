@@ -3,6 +3,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -88,6 +89,15 @@ BuildInfo CurrentBuild() {
 #ifdef NDEBUG
   build.ndebug = true;
 #endif
+  const char* preload = std::getenv("LD_PRELOAD");
+  const std::string preloaded = preload == nullptr ? "" : preload;
+  if (preloaded.find("tcmalloc") != std::string::npos) {
+    build.allocator = "tcmalloc";
+  } else if (preloaded.find("jemalloc") != std::string::npos) {
+    build.allocator = "jemalloc";
+  } else {
+    build.allocator = "glibc malloc";
+  }
   return build;
 }
 

@@ -31,6 +31,9 @@ struct BuildInfo {
   std::string compiler;   // "g++ " + __VERSION__
   std::string flags;    // the C++ flags of this build type, e.g. "-O2 -DNDEBUG"
   bool ndebug = false;  // NDEBUG defined (asserts off)
+  // The malloc in use: "glibc malloc", or the LD_PRELOADed one
+  // ("tcmalloc") when kvbench runs under make ... ALLOCATOR=tcmalloc.
+  std::string allocator;
 };
 
 // The build this binary came from.

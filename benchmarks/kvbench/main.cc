@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "kvbench/dataset_stats.h"
 #include "kvbench/datasets.h"
 #include "kvbench/machine_info.h"
 #include "kvbench/memory_guard.h"
@@ -35,7 +36,8 @@ ABSL_FLAG(std::string, store, "all",
           "'avl,btree:order=8', or 'all' for every registered store "
           "(see --list)");
 ABSL_FLAG(std::string, dataset, "course,seq_int,rand_int,words",
-          "Data sets, a comma list of course, seq_int, rand_int, words");
+          "Data sets, a comma list of course, seq_int, rand_int, words, "
+          "gcide3, urls, course_v3 (docs/benchmarking.md)");
 ABSL_FLAG(int64_t, n, 1'000'000,
           "Pairs per data set, 1 to 200,000,000 (words has fewer: it then "
           "uses all it has)");
@@ -64,6 +66,13 @@ ABSL_FLAG(bool, allow_memory_overcommit, false,
           "the available memory (see memory_guard.h)");
 ABSL_FLAG(double, child_timeout, 1800,
           "Kill a run's child process after this many seconds (0: never)");
+ABSL_FLAG(bool, in_process, false,
+          "Run every store in kvbench's own process instead of a forked "
+          "child, for tools that follow one process (make profile, "
+          "heapprofile, massif); memory figures then include earlier runs");
+ABSL_FLAG(bool, dataset_stats, false,
+          "Print each --dataset's statistics at --n (count, key lengths, "
+          "shared prefixes), then exit");
 ABSL_FLAG(bool, list, false,
           "Print the stores with their descriptions and options, then exit");
 
@@ -151,9 +160,15 @@ Row RunRow(const BenchOptions& options, const StoreChoice& store,
   request.seconds = options.seconds;
 
   for (int r = 0; r < options.repeat; ++r) {
-    const ChildOutcome outcome = RunInChild(
-        [&request] { return SerializeRecord(RunBenchmark(request)); },
-        options.child_timeout);
+    ChildOutcome outcome;
+    if (absl::GetFlag(FLAGS_in_process)) {
+      outcome.kind = ChildOutcome::Kind::kExited;
+      outcome.payload = SerializeRecord(RunBenchmark(request));
+    } else {
+      outcome = RunInChild(
+          [&request] { return SerializeRecord(RunBenchmark(request)); },
+          options.child_timeout);
+    }
     if (outcome.kind == ChildOutcome::Kind::kSignaled) {
       row.status = RowStatus::kCrashed;
       row.detail = DescribeOutcome(outcome);
@@ -213,6 +228,22 @@ int Main(int argc, char** argv) {
     return 2;
   }
   const BenchOptions& options = *validated;
+
+  // Statistics describe data, not stores: any build type will do.
+  if (absl::GetFlag(FLAGS_dataset_stats)) {
+    for (const std::string& name : options.datasets) {
+      absl::StatusOr<DataSet> data =
+          GenerateDataSet(name, options.n, options.seed);
+      if (!data.ok()) {
+        std::cerr << "kvbench: " << data.status().message() << "\n";
+        return 2;
+      }
+      const std::string& note = data->info().note;
+      std::cout << name << ": " << FormatStats(ComputeStats(*data))
+                << (note.empty() ? "" : " (" + note + ")") << std::endl;
+    }
+    return 0;
+  }
 
   const BuildInfo build = CurrentBuild();
   const bool unreliable = !IsReliableBuild(build);

@@ -1,5 +1,6 @@
 #include "kvbench/memory_probe.h"
 
+#include <dlfcn.h>
 #include <malloc.h>
 
 #include <cerrno>
@@ -69,7 +70,16 @@ absl::StatusOr<ProcStatus> ReadProcStatus() {
   return ParseProcStatus(text.str());
 }
 
-void TrimHeap() { malloc_trim(0); }
+void TrimHeap() {
+  malloc_trim(0);
+  // Under an LD_PRELOADed tcmalloc (make ... ALLOCATOR=tcmalloc) malloc_trim
+  // is glibc's and does nothing for tcmalloc, which keeps freed pages until
+  // asked; a store would then fill pages the baseline already counted.
+  using Release = void (*)();
+  static const Release release = reinterpret_cast<Release>(
+      dlsym(RTLD_DEFAULT, "MallocExtension_ReleaseFreeMemory"));
+  if (release != nullptr) release();
+}
 
 absl::Status ResetPeakRss() {
   std::ofstream out("/proc/self/clear_refs");

@@ -32,7 +32,8 @@ absl::StatusOr<ProcStatus> ParseProcStatus(std::string_view text);
 // Reads and parses /proc/self/status.
 absl::StatusOr<ProcStatus> ReadProcStatus();
 
-// Returns free heap memory to the kernel (malloc_trim(0)).
+// Returns free heap memory to the kernel: malloc_trim(0), and tcmalloc's
+// MallocExtension_ReleaseFreeMemory when tcmalloc is preloaded.
 void TrimHeap();
 
 // Resets VmHWM to the current VmRSS (echo 5 > /proc/self/clear_refs; Linux

@@ -85,10 +85,11 @@ std::vector<std::string> FormatHeader(const RunContext& context) {
   lines.push_back(absl::StrFormat(
       "machine: %s, %d cores, %.1f GiB, %s%s", machine.cpu_model, machine.cores,
       machine.memory_bytes / kGiB, machine.kernel, mark));
-  lines.push_back(
-      absl::StrFormat("build: %s, sanitizer %s, %s, flags '%s'%s", build.type,
-                      build.sanitizer.empty() ? "none" : build.sanitizer,
-                      build.compiler, build.flags, mark));
+  lines.push_back(absl::StrFormat(
+      "build: %s, sanitizer %s, %s, flags '%s', %s%s", build.type,
+      build.sanitizer.empty() ? "none" : build.sanitizer, build.compiler,
+      build.flags, build.allocator.empty() ? "glibc malloc" : build.allocator,
+      mark));
   lines.push_back(absl::StrFormat(
       "run: phases %s, verify %s, course threads %d x %g s, repeat %d "
       "(medians), %s%s",
@@ -181,7 +182,8 @@ std::string FormatJsonRecord(const RunContext& context, const Row& row) {
       .Add("sanitizer", context.build.sanitizer)
       .Add("compiler", context.build.compiler)
       .Add("flags", context.build.flags)
-      .AddBool("ndebug", context.build.ndebug);
+      .AddBool("ndebug", context.build.ndebug)
+      .Add("allocator", context.build.allocator);
 
   JsonObject metrics;
   for (const auto& [name, value] : row.metrics) metrics.Add(name, value);

@@ -84,4 +84,27 @@ expect_refusal("unknown data set" --allow_debug --dataset=nope)
 if(NOT build_type STREQUAL "Release")
   expect_refusal("WARNING" --n=10 --store=std_map --dataset=course)
 endif()
+# --dataset_stats prints one line per data set, from any build type, and
+# --in_process runs a store without a child.
+execute_process(
+  COMMAND "${KVBENCH}" --dataset_stats --dataset=course,course_v3 --n=1000
+  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "kvbench --dataset_stats exited ${status}\n${err}")
+endif()
+foreach(expected "course: count 1,000 | key bytes" "course_v3: count 1,000"
+                 "shared prefix with the sorted predecessor")
+  string(FIND "${out}" "${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "--dataset_stats output lacks '${expected}':\n${out}")
+  endif()
+endforeach()
+execute_process(
+  COMMAND "${KVBENCH}" --allow_debug --in_process --n=500 --store=avl
+          --dataset=course_v3 --phases=load,get,scan
+  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(FIND "${out}" "== data set course_v3" at)
+if(NOT status EQUAL 0 OR at EQUAL -1)
+  message(FATAL_ERROR "kvbench --in_process exited ${status}:\n${out}\n${err}")
+endif()
 message("kvbench end-to-end: OK")

@@ -13,7 +13,8 @@ using ::kvbench::testing::JsonValidator;
 RunContext Context(bool unreliable) {
   RunContext context;
   context.machine = {"Test CPU @ 2.0GHz", 2, 24ull << 30, "Linux 6.1", "host"};
-  context.build = {"Release", "", "g++ 12.2.0", "-O2 -DNDEBUG", true};
+  context.build = {"Release",      "",   "g++ 12.2.0",
+                   "-O2 -DNDEBUG", true, "glibc malloc"};
   context.dataset.name = "course";
   context.dataset.requested_n = 1000;
   context.dataset.n = 1000;

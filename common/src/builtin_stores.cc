@@ -2,10 +2,12 @@
 // one line as it lands. Stages themselves depend only on common/.
 
 #include "kvlab/kvlab.h"
+#include "kvlab/peers/stores.h"
 #include "kvlab/stage1/stores.h"
 #include "kvlab/stage2/stores.h"
 #include "kvlab/stage3/stores.h"
 #include "kvlab/stage4/stores.h"
+#include "kvlab/stage5/stores.h"
 #include "kvlab/std_map_store.h"
 
 namespace kvlab {
@@ -17,7 +19,9 @@ const StoreRegistry& BuiltinStores() {
     RegisterStage2Stores(r);
     RegisterStage3Stores(r);
     RegisterStage4Stores(r);
+    RegisterStage5Stores(r);
     RegisterPeerStores(r);
+    RegisterBenchmarkPeers(r);
     return r;
   }();
   return *registry;

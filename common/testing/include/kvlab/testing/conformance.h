@@ -25,6 +25,12 @@ namespace kvlab::testing {
 struct ConformanceCase {
   std::string spec;  // "avl", "btree:order=4"
   std::function<std::unique_ptr<KVStore>()> make;
+  // StoreInfo::ordered: false skips the tests of key order (GetNth,
+  // DeleteNth, Scan) and checks that those answer false / 0 instead.
+  bool ordered = true;
+  // StoreInfo::linear_nth: GetNth walks the pairs, so the differential runs
+  // do fewer operations (each GetNth/DeleteNth costs O(n)).
+  bool linear_nth = false;
 };
 
 // Prints the spec, so gtest names the failing store.

@@ -21,6 +21,10 @@ struct DifferentialOptions {
   size_t key_pool = 2'000;     // distinct keys the operations revisit
   size_t max_key_length = 80;  // pooled keys; fresh keys are shorter
   size_t max_value_length = 64;
+  // False for an unordered store (StoreInfo::ordered): GetNth, DeleteNth
+  // and Scan must then answer false / 0, the final check is by Get, and the
+  // store must start empty.
+  bool ordered = true;
   // Called after every operation, e.g. to check a store's invariants.
   std::function<void(const KVStore&)> after_each_operation;
 };

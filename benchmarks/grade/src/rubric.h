@@ -1,0 +1,72 @@
+// The grading rubric: per stage, thresholds on the grade's metrics, each
+// worth some points. It lives in a data file (benchmarks/rubric.txt) so an
+// instructor changes a threshold without touching code. One line per rule,
+// whitespace-separated, '#' starts a comment:
+//
+//   # stage   metric          op  threshold  points
+//   stage1    correct         ==  1          40
+//   stage1    tps             >=  100000     20
+//   *         load_seconds    <=  300        10
+//
+// A rule whose stage is '*' applies to every stage. The metrics are those
+// GradeMetrics names (grade_run.h): correct, load_seconds, tps,
+// cpu_seconds, peak_rss_mib, bytes_per_key. The operators are >=, <= and ==.
+
+#ifndef KVGRADE_RUBRIC_H_
+#define KVGRADE_RUBRIC_H_
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace kvgrade {
+
+struct RubricRule {
+  std::string stage;   // "stage1", or "*" for every stage
+  std::string metric;  // "tps"
+  std::string op;      // ">=", "<=" or "=="
+  double threshold = 0;
+  int points = 0;
+  int line = 0;  // in the rubric file, for messages
+};
+
+// Parses rubric text; an error names the line and what is wrong with it.
+// `known_metrics` are the names a rule may use.
+absl::StatusOr<std::vector<RubricRule>> ParseRubric(
+    std::string_view text, const std::vector<std::string>& known_metrics);
+
+absl::StatusOr<std::vector<RubricRule>> ReadRubric(
+    const std::string& path, const std::vector<std::string>& known_metrics);
+
+// The rules for `stage` (its own and the '*' ones), in file order.
+std::vector<RubricRule> RulesFor(const std::vector<RubricRule>& rules,
+                                 std::string_view stage);
+
+// The stages the rubric names (without '*').
+std::vector<std::string> StagesOf(const std::vector<RubricRule>& rules);
+
+struct RuleResult {
+  RubricRule rule;
+  double value = 0;  // NaN if the metric was not measured
+  bool pass = false;
+};
+
+struct Verdict {
+  std::vector<RuleResult> lines;
+  int score = 0;      // points of the passed lines; 0 if incorrect
+  int max_score = 0;  // points of every line
+  bool pass = false;  // every line passed
+};
+
+// Judges `metrics` by `rules`. A metric that is absent (NaN) fails its
+// line. If the metric "correct" is not 1, the score is 0 whatever else
+// passed: a wrong store gets no points for speed.
+Verdict Judge(const std::vector<RubricRule>& rules,
+              const std::map<std::string, double>& metrics);
+
+}  // namespace kvgrade
+
+#endif  // KVGRADE_RUBRIC_H_

@@ -1,0 +1,76 @@
+#include "escaped_judy_sl.h"
+
+namespace kvlab::peers {
+
+void EscapeKey(std::string_view key, uint8_t* out) {
+  for (char c : key) {
+    const uint8_t byte = static_cast<uint8_t>(c);
+    if (byte <= 1) {
+      *out++ = 1;
+      *out++ = byte + 1;
+    } else {
+      *out++ = byte;
+    }
+  }
+  *out = 0;
+}
+
+std::string UnescapeKey(const uint8_t* escaped) {
+  std::string key;
+  UnescapeKey(escaped, &key);
+  return key;
+}
+
+std::string_view UnescapeKey(const uint8_t* escaped, std::string* key) {
+  key->clear();
+  for (const uint8_t* p = escaped; *p != 0; ++p) {
+    if (*p == 1) {
+      ++p;  // the escape's second byte is 1 or 2: never the terminator
+      key->push_back(static_cast<char>(*p - 1));
+    } else {
+      key->push_back(static_cast<char>(*p));
+    }
+  }
+  return *key;
+}
+
+EscapedJudySL::~EscapedJudySL() { JudySLFreeArray(&array_, PJE0); }
+
+Word_t* EscapedJudySL::Insert(std::string_view key) {
+  uint8_t escaped[kEscapedKeyBuffer];
+  EscapeKey(key, escaped);
+  Word_t* slot = reinterpret_cast<Word_t*>(JudySLIns(&array_, escaped, PJE0));
+  if (*slot == 0) ++size_;  // a new key: Judy zeroes its slot
+  return slot;
+}
+
+Word_t* EscapedJudySL::Find(std::string_view key) const {
+  uint8_t escaped[kEscapedKeyBuffer];
+  EscapeKey(key, escaped);
+  return reinterpret_cast<Word_t*>(JudySLGet(array_, escaped, PJE0));
+}
+
+bool EscapedJudySL::Erase(std::string_view key) {
+  uint8_t escaped[kEscapedKeyBuffer];
+  EscapeKey(key, escaped);
+  if (JudySLDel(&array_, escaped, PJE0) != 1) return false;
+  --size_;
+  return true;
+}
+
+void EscapedJudySL::EraseEscaped(const uint8_t* escaped) {
+  if (JudySLDel(&array_, escaped, PJE0) == 1) --size_;
+}
+
+EscapedJudySL::Cursor::Cursor(const EscapedJudySL& map, std::string_view start)
+    : array_(map.array_) {
+  EscapeKey(start, escaped_);
+  // JudySLFirst: the first key >= the buffer's, written back into it.
+  slot_ = reinterpret_cast<Word_t*>(JudySLFirst(array_, escaped_, PJE0));
+}
+
+void EscapedJudySL::Cursor::Next() {
+  slot_ = reinterpret_cast<Word_t*>(JudySLNext(array_, escaped_, PJE0));
+}
+
+}  // namespace kvlab::peers

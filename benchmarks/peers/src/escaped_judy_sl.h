@@ -1,0 +1,96 @@
+// EscapedJudySL: a JudySL array (libJudy's ordered map from NUL-terminated
+// strings to one machine word) that accepts any byte string as a key.
+//
+// JudySL ends a key at its first NUL byte, so keys are escaped before they
+// reach it, with a code that keeps their order:
+//
+//   byte 0x00  ->  0x01 0x01
+//   byte 0x01  ->  0x01 0x02
+//   byte b>=2  ->  b
+//
+// The codes are prefix-free and ordered like the bytes they stand for
+// ("\1\1" < "\1\2" < "\2" < ... < "\xff"), so escaped keys compare in
+// unsigned byte order exactly as the raw keys do, a key that is a prefix of
+// another stays a prefix, and no escaped key contains NUL. An escaped key is
+// at most twice as long as the key.
+//
+// The slot of each key is a word the caller owns: zero for a new key, and
+// the caller must store a non-zero word there (a pointer) before the next
+// call, since a zero slot is how Insert tells a new key.
+// Reads (Find, the cursor) may run concurrently; writes may not.
+
+#ifndef KVLAB_PEERS_ESCAPED_JUDY_SL_H_
+#define KVLAB_PEERS_ESCAPED_JUDY_SL_H_
+
+#include <Judy.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "kvlab/kv_store.h"
+
+namespace kvlab::peers {
+
+// Longest escaped key plus its terminator: the size of every buffer JudySL
+// writes keys into.
+inline constexpr size_t kEscapedKeyBuffer = 2 * kMaxKeySize + 1;
+
+// Writes the escaped, NUL-terminated form of `key` (at most kMaxKeySize
+// bytes) into `out`, which holds kEscapedKeyBuffer bytes.
+void EscapeKey(std::string_view key, uint8_t* out);
+
+// The raw key of a NUL-terminated escaped key.
+std::string UnescapeKey(const uint8_t* escaped);
+// The same into `*key`, reusing its buffer; returns a view of it.
+std::string_view UnescapeKey(const uint8_t* escaped, std::string* key);
+
+class EscapedJudySL {
+ public:
+  EscapedJudySL() = default;
+  EscapedJudySL(const EscapedJudySL&) = delete;
+  EscapedJudySL& operator=(const EscapedJudySL&) = delete;
+  // Frees the array; the caller must have released what the slots point to.
+  ~EscapedJudySL();
+
+  // The slot of `key`, inserted with value 0 if absent (fill it).
+  Word_t* Insert(std::string_view key);
+  // The slot of `key`, or null.
+  Word_t* Find(std::string_view key) const;
+  // Removes `key`; false if absent.
+  bool Erase(std::string_view key);
+  uint64_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+
+  // Walks the keys >= a start in order. Each position holds its escaped key
+  // in a buffer of its own, so a cursor is a few KB: keep it on the stack.
+  class Cursor {
+   public:
+    // Positioned at the first key >= `start`.
+    Cursor(const EscapedJudySL& map, std::string_view start);
+    bool Done() const { return slot_ == nullptr; }
+    void Next();
+    std::string Key() const { return UnescapeKey(escaped_); }
+    std::string_view Key(std::string* buffer) const {
+      return UnescapeKey(escaped_, buffer);
+    }
+    const uint8_t* EscapedKey() const { return escaped_; }
+    Word_t Value() const { return *slot_; }
+
+   private:
+    Pcvoid_t array_;
+    Word_t* slot_ = nullptr;
+    uint8_t escaped_[kEscapedKeyBuffer];
+  };
+
+  // Removes the key a cursor stands on, given as its escaped form.
+  void EraseEscaped(const uint8_t* escaped);
+
+ private:
+  Pvoid_t array_ = nullptr;
+  uint64_t size_ = 0;
+};
+
+}  // namespace kvlab::peers
+
+#endif  // KVLAB_PEERS_ESCAPED_JUDY_SL_H_

@@ -1,0 +1,203 @@
+#include "judyl_store.h"
+
+#include <cstring>
+#include <limits>
+
+#include "value_blob.h"
+
+namespace kvlab::peers {
+namespace {
+
+constexpr size_t kIntKey = sizeof(Word_t);
+static_assert(kIntKey == 8, "judyl needs 64-bit words");
+
+// `key` (at most 8 bytes) as a big-endian integer, zero-padded on the right.
+Word_t FromBigEndian(std::string_view key) {
+  Word_t word = 0;
+  for (size_t i = 0; i < kIntKey; ++i) {
+    word = (word << 8) | (i < key.size() ? static_cast<uint8_t>(key[i]) : 0);
+  }
+  return word;
+}
+
+void ToBigEndian(Word_t word, char* out) {
+  for (int i = kIntKey - 1; i >= 0; --i) {
+    out[i] = static_cast<char>(word & 0xff);
+    word >>= 8;
+  }
+}
+
+// The smallest 8-byte key >= `start`, as an integer; false if none.
+bool IntLowerBound(std::string_view start, Word_t* word) {
+  if (start.size() <= kIntKey) {
+    // Padding with zeros gives the smallest 8-byte key that start prefixes.
+    *word = FromBigEndian(start);
+    return true;
+  }
+  // A longer start is greater than the 8-byte key equal to its prefix.
+  const Word_t prefix = FromBigEndian(start.substr(0, kIntKey));
+  if (prefix == std::numeric_limits<Word_t>::max()) return false;
+  *word = prefix + 1;
+  return true;
+}
+
+}  // namespace
+
+JudyLStore::~JudyLStore() {
+  Word_t index = 0;
+  for (PPvoid_t p = JudyLFirst(ints_, &index, PJE0); p != nullptr;
+       p = JudyLNext(ints_, &index, PJE0)) {
+    ValueBlob::Delete(*p);
+  }
+  JudyLFreeArray(&ints_, PJE0);
+  for (EscapedJudySL::Cursor c(others_, ""); !c.Done(); c.Next()) {
+    ValueBlob::Delete(ValueBlob::FromWord(c.Value()));
+  }
+}
+
+std::optional<size_t> JudyLStore::MemoryUsage() const {
+  if (!others_.empty()) return std::nullopt;
+  return JudyLMemUsed(ints_) + blob_bytes_;
+}
+
+Word_t* JudyLStore::FindSlot(std::string_view key) const {
+  if (key.size() == kIntKey) {
+    return reinterpret_cast<Word_t*>(JudyLGet(ints_, FromBigEndian(key), PJE0));
+  }
+  return others_.Find(key);
+}
+
+bool JudyLStore::PutImpl(std::string_view key, std::string_view value) {
+  void* blob = ValueBlob::New(value);
+  Word_t* slot;
+  if (key.size() == kIntKey) {
+    slot =
+        reinterpret_cast<Word_t*>(JudyLIns(&ints_, FromBigEndian(key), PJE0));
+    if (*slot == 0) ++int_count_;
+  } else {
+    slot = others_.Insert(key);
+  }
+  const bool replaced = *slot != 0;
+  if (replaced) {
+    void* old = ValueBlob::FromWord(*slot);
+    blob_bytes_ -= ValueBlob::Footprint(old);
+    ValueBlob::Delete(old);
+  }
+  blob_bytes_ += ValueBlob::Footprint(blob);
+  *slot = ValueBlob::ToWord(blob);
+  return replaced;
+}
+
+bool JudyLStore::GetImpl(std::string_view key, std::string* value) const {
+  const Word_t* slot = FindSlot(key);
+  if (slot == nullptr) return false;
+  if (value != nullptr) {
+    value->assign(ValueBlob::View(ValueBlob::FromWord(*slot)));
+  }
+  return true;
+}
+
+bool JudyLStore::DeleteImpl(std::string_view key) {
+  Word_t* slot = FindSlot(key);
+  if (slot == nullptr) return false;
+  void* blob = ValueBlob::FromWord(*slot);
+  blob_bytes_ -= ValueBlob::Footprint(blob);
+  ValueBlob::Delete(blob);
+  if (key.size() == kIntKey) {
+    JudyLDel(&ints_, FromBigEndian(key), PJE0);
+    --int_count_;
+  } else {
+    others_.Erase(key);
+  }
+  return true;
+}
+
+std::string_view JudyLStore::Item::Key(std::string* buffer) const {
+  if (int_key != nullptr) return std::string_view(int_key, kIntKey);
+  return UnescapeKey(escaped, buffer);
+}
+
+uint64_t JudyLStore::Merge(std::string_view start,
+                           absl::FunctionRef<bool(const Item&)> visit) const {
+  Word_t index = 0;
+  PPvoid_t int_slot = nullptr;
+  if (IntLowerBound(start, &index)) {
+    int_slot = JudyLFirst(ints_, &index, PJE0);
+  }
+  // The integer side's current key, raw and escaped: the sides are compared
+  // in escaped form, which orders exactly as the raw keys do.
+  char int_key[kIntKey] = {};
+  uint8_t int_escaped[2 * kIntKey + 1];
+  auto load_int_key = [&] {
+    ToBigEndian(index, int_key);
+    EscapeKey(std::string_view(int_key, kIntKey), int_escaped);
+  };
+  if (int_slot != nullptr) load_int_key();
+  EscapedJudySL::Cursor other(others_, start);
+
+  uint64_t visited = 0;
+  while (int_slot != nullptr || !other.Done()) {
+    // Keys of different lengths are never equal, so one side is smaller;
+    // strcmp compares as unsigned bytes.
+    const bool take_int =
+        int_slot != nullptr &&
+        (other.Done() ||
+         std::strcmp(reinterpret_cast<const char*>(int_escaped),
+                     reinterpret_cast<const char*>(other.EscapedKey())) < 0);
+    ++visited;
+    if (take_int) {
+      if (!visit(Item{int_key, nullptr, *int_slot})) break;
+      int_slot = JudyLNext(ints_, &index, PJE0);
+      if (int_slot != nullptr) load_int_key();
+    } else {
+      if (!visit(Item{nullptr, other.EscapedKey(),
+                      ValueBlob::FromWord(other.Value())})) {
+        break;
+      }
+      other.Next();
+    }
+  }
+  return visited;
+}
+
+uint64_t JudyLStore::Scan(std::string_view start, ScanVisitor visitor) const {
+  std::string buffer;
+  return Merge(start, [&](const Item& item) {
+    return visitor(item.Key(&buffer), ValueBlob::View(item.blob));
+  });
+}
+
+bool JudyLStore::GetNth(uint64_t n, std::string* key,
+                        std::string* value) const {
+  if (n >= Size()) return false;
+  if (others_.empty()) {
+    // JudyLByCount counts from 1.
+    Word_t index = 0;
+    PPvoid_t slot = JudyLByCount(ints_, n + 1, &index, PJE0);
+    if (key != nullptr) {
+      key->resize(kIntKey);
+      ToBigEndian(index, key->data());
+    }
+    if (value != nullptr) value->assign(ValueBlob::View(*slot));
+    return true;
+  }
+  uint64_t i = 0;
+  Merge("", [&](const Item& item) {
+    if (i++ < n) return true;
+    if (key != nullptr) {
+      std::string buffer;
+      key->assign(item.Key(&buffer));
+    }
+    if (value != nullptr) value->assign(ValueBlob::View(item.blob));
+    return false;
+  });
+  return true;
+}
+
+bool JudyLStore::DeleteNth(uint64_t n) {
+  std::string key;
+  if (!GetNth(n, &key, nullptr)) return false;
+  return DeleteImpl(key);
+}
+
+}  // namespace kvlab::peers

@@ -1,0 +1,137 @@
+// What the conformance suite does not cover: the peers' registered traits,
+// the unordered stores' answers to order operations, judyl's two sides, and
+// the peers' own memory accounting.
+
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "kvlab/peers/stores.h"
+#include "kvlab/testing/differential.h"
+
+namespace kvlab {
+namespace {
+
+class PeersTest : public ::testing::Test {
+ protected:
+  PeersTest() { RegisterBenchmarkPeers(&registry_); }
+  std::unique_ptr<KVStore> Make(std::string_view spec) {
+    absl::StatusOr<std::unique_ptr<KVStore>> store = registry_.Make(spec);
+    EXPECT_TRUE(store.ok()) << store.status();
+    return *std::move(store);
+  }
+  StoreRegistry registry_;
+};
+
+std::string BigEndian(uint64_t value) {
+  std::string key(8, '\0');
+  for (int i = 7; i >= 0; --i, value >>= 8) key[i] = static_cast<char>(value);
+  return key;
+}
+
+TEST_F(PeersTest, RegisteredTraits) {
+  for (const char* name : {"std_unordered_map", "absl_flat_hash_map"}) {
+    const StoreInfo* info = registry_.Find(name);
+    ASSERT_NE(info, nullptr) << name;
+    EXPECT_FALSE(info->ordered) << name;
+    EXPECT_EQ(info->origin, "peer");
+  }
+  for (const char* name : {"judy", "judyl", "hattrie"}) {
+    const StoreInfo* info = registry_.Find(name);
+    ASSERT_NE(info, nullptr) << name;
+    EXPECT_TRUE(info->ordered) << name;
+    EXPECT_TRUE(info->linear_nth) << name;
+    EXPECT_EQ(Make(name)->Name(), name);
+  }
+}
+
+TEST_F(PeersTest, UnorderedStoresAnswerNothingToOrderOperations) {
+  for (const char* name : {"std_unordered_map", "absl_flat_hash_map"}) {
+    std::unique_ptr<KVStore> store = Make(name);
+    EXPECT_EQ(store->Name(), name);
+    for (int i = 0; i < 100; ++i) {
+      ASSERT_TRUE(store->Put(absl::StrCat("k", i), "v").ok());
+    }
+    ASSERT_TRUE(store->Put(std::string("\0\xff", 2), "nul").ok());
+    std::string key = "untouched";
+    EXPECT_FALSE(store->GetNth(0, &key, nullptr)) << name;
+    EXPECT_EQ(key, "untouched");
+    EXPECT_FALSE(store->DeleteNth(0)) << name;
+    int visits = 0;
+    EXPECT_EQ(store->Scan("", [&](auto, auto) { return ++visits > 0; }), 0u);
+    EXPECT_EQ(visits, 0);
+    EXPECT_EQ(store->Size(), 101u);
+    std::string value;
+    ASSERT_TRUE(store->Get(std::string("\0\xff", 2), &value));
+    EXPECT_EQ(value, "nul");
+    EXPECT_FALSE(store->Get(std::string("\0", 1), nullptr));
+  }
+}
+
+TEST_F(PeersTest, JudyLKeepsIntegerKeysInJudyLAndCountsThem) {
+  std::unique_ptr<KVStore> store = Make("judyl");
+  ASSERT_TRUE(store->MemoryUsage().has_value());
+  const size_t empty = *store->MemoryUsage();
+  // Descending inserts; GetNth by count must still give ascending order.
+  for (uint64_t i = 1000; i-- > 0;) {
+    ASSERT_TRUE(store->Put(BigEndian(i * 0x0101010101ULL), "v").ok());
+  }
+  ASSERT_TRUE(store->MemoryUsage().has_value());
+  EXPECT_GT(*store->MemoryUsage(), empty + 1000 * 8);
+  std::string key;
+  ASSERT_TRUE(store->GetNth(999, &key, nullptr));
+  EXPECT_EQ(key, BigEndian(999 * 0x0101010101ULL));
+  ASSERT_TRUE(store->DeleteNth(0));
+  EXPECT_FALSE(store->Get(BigEndian(0), nullptr));
+  // A key of another length lands on the JudySL side; the two merge.
+  ASSERT_TRUE(store->Put(BigEndian(5 * 0x0101010101ULL) + "x", "long").ok());
+  EXPECT_FALSE(store->MemoryUsage().has_value());
+  ASSERT_TRUE(store->GetNth(5, &key, nullptr));
+  EXPECT_EQ(key, BigEndian(5 * 0x0101010101ULL) + "x");
+  ASSERT_TRUE(store->GetNth(6, &key, nullptr));
+  EXPECT_EQ(key, BigEndian(6 * 0x0101010101ULL));
+  // A start longer than 8 bytes begins after its 8-byte prefix.
+  std::string first;
+  store->Scan(BigEndian(5 * 0x0101010101ULL) + "y", [&](auto k, auto) {
+    first = std::string(k);
+    return false;
+  });
+  EXPECT_EQ(first, BigEndian(6 * 0x0101010101ULL));
+  EXPECT_EQ(
+      store->Scan(std::string(9, '\xff'), [](auto, auto) { return true; }), 0u);
+}
+
+TEST_F(PeersTest, JudyLDifferentialOnIntegerKeysWithInvariants) {
+  // Keys of 0 to 8 bytes from a small pool, so both sides (JudyL for the
+  // 8-byte keys, JudySL for the rest) fill and empty; after every operation
+  // a full Scan through the merge must count exactly Size() pairs.
+  std::unique_ptr<KVStore> store = Make("judyl");
+  testing::DifferentialOptions options;
+  options.seed = 11;
+  options.operations = 20'000;
+  options.key_pool = 500;
+  options.max_key_length = 8;
+  options.after_each_operation = [](const KVStore& s) {
+    uint64_t counted = s.Scan("", [](auto, auto) { return true; });
+    ASSERT_EQ(counted, s.Size());
+  };
+  testing::RunDifferential(store.get(), options);
+}
+
+TEST_F(PeersTest, HatTrieAccountsForItsValues) {
+  std::unique_ptr<KVStore> store = Make("hattrie");
+  ASSERT_TRUE(store->MemoryUsage().has_value());
+  const size_t empty = *store->MemoryUsage();
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(store->Put(absl::StrCat("key", i), std::string(100, 'v')).ok());
+  }
+  // Keys and 100-byte values: at least the raw bytes.
+  EXPECT_GE(*store->MemoryUsage(), empty + 1000 * 106);
+  for (int i = 0; i < 1000; ++i)
+    ASSERT_TRUE(store->Delete(absl::StrCat("key", i)));
+  EXPECT_LT(*store->MemoryUsage(), empty + 1000 * 106);
+}
+
+}  // namespace
+}  // namespace kvlab
