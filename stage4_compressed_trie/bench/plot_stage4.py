@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
-"""Draws the stage-4 charts from kvbench JSON lines (--json=FILE output).
+"""Draws the stage-4 charts from kvbench and ctrie_scaling JSON lines.
 
   plot_stage4.py --compare=RUN.jsonl --scaling=SCALING.jsonl --out=DIR
 
---compare: one run over several stores on the course data set; draws
-  DIR/stage4_load_memory.png (load Mops/s and RssAnon bytes per key).
---scaling: runs of the locking variants at several --threads values; draws
-  DIR/stage4_scaling.png (course ops/s against threads, one line per spec).
-Only records with status "ok" are used; the figures are kvbench's medians.
+--compare: one kvbench run (--json=FILE) over several stores on the course
+  data set; draws DIR/stage4_load_memory.png (load Mops/s and RssAnon bytes
+  per key). Only records with status "ok" are used; the figures are
+  kvbench's medians.
+--scaling: the JSON lines of bench/ctrie_scaling --mode=mix; draws
+  DIR/stage4_scaling.png: reads/s (Get + GetNth) against threads, one panel
+  per mix, one line per spec, each point the median over the repeats.
 """
 
 import argparse
 import collections
 import json
 import os
+import statistics
 
 import matplotlib
 
@@ -21,14 +24,16 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def read_records(path):
+def read_lines(path):
     with open(path) as f:
         for line in f:
             line = line.strip()
             if line:
-                record = json.loads(line)
-                if record.get("status") == "ok":
-                    yield record
+                yield json.loads(line)
+
+
+def read_records(path):
+    return (r for r in read_lines(path) if r.get("status") == "ok")
 
 
 def plot_compare(path, out):
@@ -56,22 +61,28 @@ def plot_compare(path, out):
 
 
 def plot_scaling(path, out):
-    series = collections.defaultdict(dict)
-    for r in read_records(path):
-        if r["dataset"] != "course" or "course_ops_per_s" not in r["metrics"]:
-            continue
-        series[r["store"]][r["threads"]] = r["metrics"]["course_ops_per_s"]
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for store, points in sorted(series.items()):
-        threads = sorted(points)
-        ax.plot(threads, [points[t] / 1e6 for t in threads], marker="o",
-                label=store)
-    ax.set_xlabel("threads (the machine has 2 cores)")
-    ax.set_ylabel("course mix, million ops/s")
-    ax.set_xticks(sorted({t for p in series.values() for t in p}))
-    ax.set_ylim(bottom=0)
-    ax.legend()
-    ax.set_title("ctrie locking designs on the course mix")
+    # runs[mix][store][threads] = reads/s of every repeat
+    runs = collections.defaultdict(
+        lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
+    for r in read_lines(path):
+        if r.get("tool") == "ctrie_scaling" and r.get("mode") == "mix":
+            runs[r["mix"]][r["store"]][r["threads"]].append(r["reads_per_s"])
+    mixes = [m for m in ("course", "read90", "read") if m in runs]
+    fig, axes = plt.subplots(1, len(mixes), figsize=(5 * len(mixes), 4.5),
+                             squeeze=False)
+    for ax, mix in zip(axes[0], mixes):
+        for store, points in sorted(runs[mix].items()):
+            threads = sorted(points)
+            ax.plot(threads,
+                    [statistics.median(points[t]) / 1e6 for t in threads],
+                    marker="o", label=store)
+        ax.set_xlabel("threads (the machine has 2 cores)")
+        ax.set_ylabel("reads (Get + GetNth), million/s")
+        ax.set_xticks(sorted({t for p in runs[mix].values() for t in p}))
+        ax.set_ylim(bottom=0)
+        ax.set_title(f"mix {mix}")
+        ax.legend()
+    fig.suptitle("ctrie locking designs: read throughput (medians)")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "stage4_scaling.png"), dpi=100)
 

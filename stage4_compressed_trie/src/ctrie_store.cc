@@ -2,7 +2,6 @@
 
 #include "kvlab/stage4/ctrie_store.h"
 
-#include <thread>
 #include <utility>
 
 #include "epoch.h"
@@ -119,10 +118,13 @@ bool CTrieStore::GetNth(uint64_t n, std::string* key,
       // the writers' mutex guarantees progress.
       for (int attempt = 0; attempt < 4; ++attempt) {
         stage4::EpochReclaimer::Guard guard(epochs_.get());
-        const uint64_t before = sequence_.load(std::memory_order_acquire);
-        if ((before & 1) != 0) {
-          std::this_thread::yield();
-          continue;
+        uint64_t before = sequence_.load(std::memory_order_acquire);
+        // Odd: the writer is inside Replace, a few dozen stores long. Spin
+        // it out here (yielding only if it was descheduled) instead of
+        // spending an attempt, or a system call, on it.
+        for (int spins = 0; (before & 1) != 0;
+             before = sequence_.load(std::memory_order_acquire)) {
+          stage4::LockBackoff(&spins);
         }
         const NthResult result = NthWalk(n, key, value, false);
         if (sequence_.load(std::memory_order_acquire) == before) {

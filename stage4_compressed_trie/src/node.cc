@@ -18,21 +18,27 @@ int FindBinary(const uint8_t* branch, size_t n, uint8_t b) {
   return lo < n && branch[lo] == b ? static_cast<int>(lo) : -1;
 }
 
-// Compares 16 branch bytes at a time with one instruction. Only whole
-// 16-byte blocks are loaded, so nothing past the array is read.
+// Compares 16 branch bytes at a time with one instruction. The last block
+// is the array's final 16 bytes, overlapping the block before it: a byte is
+// compared twice rather than read past the array, which would reach bytes
+// that are not the branch array's (or not the node's). Arrays of fewer than
+// 16 bytes are searched one byte at a time.
 int FindSimd(const uint8_t* branch, size_t n, uint8_t b) {
+  if (n < 16) {
+    for (size_t i = 0; i < n; ++i) {
+      if (branch[i] == b) return static_cast<int>(i);
+    }
+    return -1;
+  }
   const __m128i needle = _mm_set1_epi8(static_cast<char>(b));
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
+  for (size_t i = 0;; i += 16) {
+    const size_t at = i + 16 <= n ? i : n - 16;
     const __m128i block =
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(branch + i));
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(branch + at));
     const int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(block, needle));
-    if (mask != 0) return static_cast<int>(i) + __builtin_ctz(mask);
+    if (mask != 0) return static_cast<int>(at) + __builtin_ctz(mask);
+    if (at + 16 == n) return -1;
   }
-  for (; i < n; ++i) {
-    if (branch[i] == b) return static_cast<int>(i);
-  }
-  return -1;
 }
 
 }  // namespace

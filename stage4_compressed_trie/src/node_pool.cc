@@ -1,5 +1,7 @@
 #include "node_pool.h"
 
+#include <sys/mman.h>
+
 #include <cassert>
 #include <cstdint>
 #include <cstdlib>
@@ -17,18 +19,32 @@ NodePool::NodePool(size_t max_object_bytes, bool use_slabs)
   free_unaligned_.assign(classes, nullptr);
   live_.assign(classes, 0);
   free_.assign(classes, 0);
+  nonempty_aligned_.assign((classes + 63) / 64, 0);
+  nonempty_unaligned_.assign((classes + 63) / 64, 0);
 }
 
 NodePool::~NodePool() {
-  for (char* slab : slabs_) std::free(slab);
+  for (char* slab : slabs_) munmap(slab, kSlabBytes);
 }
 
+// Maps twice the slab size and unmaps what lies outside the one aligned
+// slab inside, since mmap itself only promises 4 KiB alignment.
 void NodePool::NewSlab() {
-  char* slab = static_cast<char*>(std::malloc(kSlabBytes));
-  if (slab == nullptr) throw std::bad_alloc();
-  slabs_.push_back(slab);
-  cursor_ = slab;
-  slab_end_ = slab + kSlabBytes;
+  const size_t span = 2 * kSlabBytes;
+  void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) throw std::bad_alloc();
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t slab = (begin + kSlabBytes - 1) & ~(kSlabBytes - 1);
+  if (slab > begin) munmap(raw, slab - begin);
+  if (slab + kSlabBytes < begin + span) {
+    munmap(reinterpret_cast<void*>(slab + kSlabBytes),
+           begin + span - slab - kSlabBytes);
+  }
+  (void)madvise(reinterpret_cast<void*>(slab), kSlabBytes, MADV_HUGEPAGE);
+  slabs_.push_back(reinterpret_cast<char*>(slab));
+  cursor_ = slabs_.back();
+  slab_end_ = cursor_ + kSlabBytes;
 }
 
 void* NodePool::NextOf(void* block) {
@@ -41,38 +57,77 @@ void NodePool::SetNext(void* block, void* next) {
   std::memcpy(block, &next, sizeof(next));
 }
 
+void* NodePool::PopFree(size_t c, bool aligned) {
+  std::vector<void*>& lists = aligned ? free_aligned_ : free_unaligned_;
+  void* object = lists[c];
+  lists[c] = NextOf(object);
+  if (lists[c] == nullptr) MarkEmpty(c, aligned);
+  --free_[c];
+  --free_objects_;
+  return object;
+}
+
+void NodePool::PushFree(void* object, size_t c) {
+  const bool aligned = reinterpret_cast<uintptr_t>(object) % 8 == 0;
+  std::vector<void*>& lists = aligned ? free_aligned_ : free_unaligned_;
+  if (lists[c] == nullptr) MarkNonEmpty(c, aligned);
+  SetNext(object, lists[c]);
+  lists[c] = object;
+  ++free_[c];
+  ++free_objects_;
+}
+
+// The smallest class >= `from` whose list (aligned, or either) is non-empty,
+// with the list's kind in *aligned; 0 if none. A scan of 64 classes per step.
+size_t NodePool::FindNonEmpty(size_t from, bool need_aligned,
+                              bool* aligned) const {
+  for (size_t word = from / 64; word < nonempty_aligned_.size(); ++word) {
+    // Bits below `from` in its own word are masked off.
+    const uint64_t below =
+        word == from / 64 ? (uint64_t{1} << (from % 64)) - 1 : 0;
+    const uint64_t a = nonempty_aligned_[word] & ~below;
+    const uint64_t u = need_aligned ? 0 : nonempty_unaligned_[word] & ~below;
+    if ((a | u) == 0) continue;
+    const size_t c = word * 64 + static_cast<size_t>(__builtin_ctzll(a | u));
+    *aligned = (a >> (c % 64) & 1) != 0;
+    return c;
+  }
+  return 0;
+}
+
 void* NodePool::Allocate(size_t bytes, bool align8) {
   const size_t c = ClassOf(bytes);
   assert(c < free_aligned_.size());
   const size_t rounded = c * kGranule;
   void* object;
-  std::vector<void*>* list = nullptr;
-  if (use_slabs_) {
-    if (!align8 && free_unaligned_[c] != nullptr) {
-      list = &free_unaligned_;
-    } else if (free_aligned_[c] != nullptr) {
-      list = &free_aligned_;
-    }
-  }
   if (!use_slabs_) {
     object = ::operator new(rounded);
-  } else if (list != nullptr) {
-    object = (*list)[c];
-    (*list)[c] = NextOf(object);
-    --free_[c];
-    --free_objects_;
+  } else if (!align8 && free_unaligned_[c] != nullptr) {
+    object = PopFree(c, false);
+  } else if (free_aligned_[c] != nullptr) {
+    object = PopFree(c, true);
   } else {
-    const size_t gap =
-        align8 && reinterpret_cast<uintptr_t>(cursor_) % 8 != 0 ? 4 : 0;
-    // The tail of a used-up slab (< one object) is simply left unused.
-    if (static_cast<size_t>(slab_end_ - cursor_) < rounded + gap) {
-      NewSlab();  // slabs are 16-byte aligned: no gap needed
+    // No block of this class: split the smallest larger free block that
+    // leaves a usable rest (>= 8 bytes, the smallest class), so the blocks
+    // copy on write frees in odd sizes are reused before the slab grows.
+    bool aligned = false;
+    const size_t d = FindNonEmpty(c + 2, align8, &aligned);
+    if (d != 0) {
+      object = PopFree(d, aligned);
+      PushFree(static_cast<char*>(object) + rounded, d - c);
     } else {
-      cursor_ += gap;
-      gap_bytes_ += gap;
+      const size_t gap =
+          align8 && reinterpret_cast<uintptr_t>(cursor_) % 8 != 0 ? 4 : 0;
+      // The tail of a used-up slab (< one object) is simply left unused.
+      if (static_cast<size_t>(slab_end_ - cursor_) < rounded + gap) {
+        NewSlab();  // slabs are 2 MiB-aligned: no gap needed
+      } else {
+        cursor_ += gap;
+        gap_bytes_ += gap;
+      }
+      object = cursor_;
+      cursor_ += rounded;
     }
-    object = cursor_;
-    cursor_ += rounded;
   }
   ++live_[c];
   ++live_objects_;
@@ -90,19 +145,15 @@ void NodePool::Free(void* object, size_t bytes) {
     ::operator delete(object);
     return;
   }
-  std::vector<void*>& lists = reinterpret_cast<uintptr_t>(object) % 8 == 0
-                                  ? free_aligned_
-                                  : free_unaligned_;
-  SetNext(object, lists[c]);
-  lists[c] = object;
-  ++free_[c];
-  ++free_objects_;
+  PushFree(object, c);
 }
 
 size_t NodePool::BytesReserved() const {
   const size_t tables =
       (free_aligned_.capacity() + free_unaligned_.capacity()) * sizeof(void*) +
-      (live_.capacity() + free_.capacity()) * sizeof(uint64_t) +
+      (live_.capacity() + free_.capacity() + nonempty_aligned_.capacity() +
+       nonempty_unaligned_.capacity()) *
+          sizeof(uint64_t) +
       slabs_.capacity() * sizeof(char*);
   if (!use_slabs_) return live_bytes_ + tables;
   return slabs_.size() * kSlabBytes + tables;

@@ -9,8 +9,9 @@ namespace kvlab {
 void RegisterStage4Stores(StoreRegistry* registry) {
   registry->Add(StoreInfo{
       .name = "ctrie",
-      .description = "compressed (radix) trie with subtree counts, a node "
-                     "pool and lock-free reads",
+      .description =
+          "compressed (radix) trie with subtree counts, a node "
+          "pool and selectable locking (one lock, lock-free reads, per-node)",
       .origin = "stage4",
       .options =
           {
@@ -18,7 +19,7 @@ void RegisterStage4Stores(StoreRegistry* registry) {
                "full (default): every single-child chain is one label; "
                "suffix: only unique suffixes (the report's first version)"},
               {"alloc",
-               "pool (default): size-class free lists on 1 MiB "
+               "pool (default): size-class free lists on 2 MiB "
                "slabs; malloc: new/delete per node"},
               {"lock",
                "rcu (default): one writer, readers never block; global: "

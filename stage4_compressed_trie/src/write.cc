@@ -195,7 +195,12 @@ void CTrieStore::Replace(Node* replacement, int64_t delta) {
   const uint64_t size = size_.load(std::memory_order_relaxed);
   if (delta > 0 && size >= UINT32_MAX) std::abort();  // counts are 32-bit
   const bool rcu = options_.lock == CTrieOptions::Lock::kRcu;
-  if (rcu) sequence_.fetch_add(1, std::memory_order_acq_rel);
+  // Only the writer changes the sequence, so plain stores do, not locked
+  // read-modify-writes. The odd store may even be relaxed: every count store
+  // below is a release sequenced after it, so a GetNth that acquire-loads a
+  // new count also sees the odd sequence when it checks again.
+  const uint64_t sequence = sequence_.load(std::memory_order_relaxed);
+  if (rcu) sequence_.store(sequence + 1, std::memory_order_relaxed);
   for (const PathStep& step : path_) {
     StoreCount(step.node, step.child,
                static_cast<uint32_t>(LoadCount(step.node, step.child) + delta));
@@ -206,7 +211,7 @@ void CTrieStore::Replace(Node* replacement, int64_t delta) {
     StoreChild(path_.back().node, path_.back().child, replacement);
   }
   size_.store(size + delta, std::memory_order_release);
-  if (rcu) sequence_.fetch_add(1, std::memory_order_release);
+  if (rcu) sequence_.store(sequence + 2, std::memory_order_release);
 }
 
 // Releases lock=node locks, then frees (or, under rcu, retires) the nodes the

@@ -1,4 +1,4 @@
-// NodePool: size classes, free-list reuse, slabs, statistics.
+// NodePool: size classes, free-list reuse, splitting, slabs, statistics.
 
 #include "node_pool.h"
 
@@ -10,7 +10,7 @@
 namespace kvlab::stage4 {
 namespace {
 
-TEST(NodePoolTest, FreedObjectIsReusedForTheSameClassOnly) {
+TEST(NodePoolTest, FreedObjectIsReusedForItsClassNotForLargerOnes) {
   NodePool pool(4096, /*use_slabs=*/true);
   void* a = pool.Allocate(22, true);  // class 24
   pool.Free(a, 22);
@@ -37,6 +37,44 @@ TEST(NodePoolTest, ObjectsAreAlignedAndDistinct) {
   }
   EXPECT_EQ(pool.Slabs(), 1u);
   EXPECT_GT(pool.BytesAlignmentGaps(), 0u);
+}
+
+// With its own class empty, a request takes the front of the smallest larger
+// free block; the rest becomes a free block of its own class.
+TEST(NodePoolTest, LargerFreeBlockIsSplitWhenTheClassIsEmpty) {
+  NodePool pool(4096, true);
+  void* small = pool.Allocate(100, true);  // class 100
+  void* big = pool.Allocate(200, true);    // class 200, after it
+  pool.Free(big, 200);
+  pool.Free(small, 100);
+  void* a = pool.Allocate(40, true);  // splits the 100-byte block
+  EXPECT_EQ(a, small);
+  EXPECT_EQ(pool.FreeObjects(), 2u);  // the 60-byte rest and `big`
+  const std::vector<NodePool::ClassStats> classes = pool.Classes();
+  ASSERT_EQ(classes.size(), 3u);  // 40 live; 60 and 200 free
+  EXPECT_EQ(classes[0].object_bytes, 40u);
+  EXPECT_EQ(classes[0].live, 1u);
+  EXPECT_EQ(classes[1].object_bytes, 60u);
+  EXPECT_EQ(classes[1].free, 1u);
+  EXPECT_EQ(classes[2].object_bytes, 200u);
+  EXPECT_EQ(classes[2].free, 1u);
+  // The rest is handed out whole to its own class.
+  EXPECT_EQ(pool.Allocate(60, false), static_cast<char*>(small) + 40);
+  // 150 bytes: only `big` is large enough.
+  EXPECT_EQ(pool.Allocate(150, true), big);
+  EXPECT_EQ(pool.FreeObjects(), 1u);  // big's 48-byte rest
+  EXPECT_EQ(pool.Slabs(), 1u);
+  EXPECT_EQ(pool.BytesLive(), 40u + 60u + 152u);
+}
+
+// A rest under 8 bytes could not hold a free-list link: no split then.
+TEST(NodePoolTest, BlockOnlyOneGranuleLargerIsNotSplit) {
+  NodePool pool(4096, true);
+  void* a = pool.Allocate(24, true);
+  pool.Free(a, 24);
+  void* b = pool.Allocate(20, true);
+  EXPECT_NE(b, a);
+  EXPECT_EQ(pool.FreeObjects(), 1u);
 }
 
 // A block freed at a 4-mod-8 address serves 4-aligned requests only.

@@ -7,7 +7,7 @@
 // value. Each node keeps, next to each child pointer, the number of keys in
 // that child's subtree, so GetNth and DeleteNth walk one root-to-key path,
 // O(depth x fan-out). Nodes are exact-size blocks from a pool of per-size-
-// class free lists carved from 1 MiB slabs (src/node_pool.h); a change to a
+// class free lists carved from 2 MiB slabs (src/node_pool.h); a change to a
 // node's label, value or child set builds a replacement node and swaps one
 // pointer (copy on write), which is what the lock-free readers rely on.
 //
@@ -23,7 +23,8 @@
 //                         protected section (src/epoch.h) while the writer
 //                         swaps in new nodes; GetNth validates a sequence
 //                         counter and retries, then falls back to the mutex;
-//                         Scan holds the mutex.
+//                         Scan holds the mutex. Why it is the default:
+//                         docs/stage4_compressed_trie.md, "The default".
 //                         global: one std::shared_mutex, readers shared.
 //                         node: a reader-writer spin lock in every inner node;
 //                         readers couple locks top-down (child, then release
