@@ -157,16 +157,17 @@ bool HyperionStore::ScanRegion(const Region& region, std::string* key,
     const uint32_t t_end = hyperion::SkipTNode(buf, t, region.end);
     pos = t_end;
     // The bound for what follows this T-node's byte; once a T-node passes
-    // the bound's first byte, everything after it is in range.
-    std::optional<std::string_view> t_bound;
+    // the bound's first byte, everything after it is in range. Below the
+    // top, an empty bound means none: every key is >= "".
+    std::string_view t_bound;
     if (bound) {
       const uint8_t b = uint8_t((*bound)[0]);
       if (t.key < b) continue;
-      if (t.key == b && bound->size() > 1) t_bound = bound->substr(1);
+      if (t.key == b) t_bound = bound->substr(1);
       bound.reset();
     }
     key->push_back(char(t.key));
-    if (EndsKey(t.type) && !t_bound && !emit(t)) return false;
+    if (EndsKey(t.type) && t_bound.empty() && !emit(t)) return false;
     uint32_t p = t.end;
     uint8_t prev_s = 0;
     while (IsSAt(region, p)) {
@@ -174,11 +175,11 @@ bool HyperionStore::ScanRegion(const Region& region, std::string* key,
       prev_s = s.key;
       p = s.end;
       std::optional<std::string_view> s_bound;
-      if (t_bound) {
-        const uint8_t b = uint8_t((*t_bound)[0]);
+      if (!t_bound.empty()) {
+        const uint8_t b = uint8_t(t_bound[0]);
         if (s.key < b) continue;
-        if (s.key == b && t_bound->size() > 1) s_bound = t_bound->substr(1);
-        t_bound.reset();
+        if (s.key == b && t_bound.size() > 1) s_bound = t_bound.substr(1);
+        t_bound = {};
       }
       key->push_back(char(s.key));
       if (EndsKey(s.type) && !s_bound && !emit(s)) return false;
