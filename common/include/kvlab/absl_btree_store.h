@@ -12,36 +12,25 @@
 #include <string>
 
 #include "absl/container/btree_map.h"
-#include "kvlab/kv_store.h"
 #include "kvlab/registry.h"
+#include "kvlab/sorted_map_store.h"
+#include "kvlab/string_view_compat.h"
 
 namespace kvlab {
 
-// Not thread-safe.
-class AbslBtreeStore final : public KVStore {
+// absl::btree_map compares std::string keys with a transparent comparator
+// that takes absl::string_view (Debian's is not std::string_view), so
+// lookups pass the key as one and allocate nothing.
+struct AbslBtreeKey {
+  absl::string_view operator()(std::string_view key) const {
+    return ToAbsl(key);
+  }
+};
+class AbslBtreeStore final
+    : public SortedMapStore<absl::btree_map<std::string, std::string>,
+                            AbslBtreeKey> {
  public:
-  AbslBtreeStore() = default;
-
-  bool GetNth(uint64_t n, std::string* key, std::string* value) const override;
-  bool DeleteNth(uint64_t n) override;
-  uint64_t Scan(std::string_view start, ScanVisitor visitor) const override;
-  uint64_t Size() const override { return map_.size(); }
   std::string_view Name() const override { return "absl_btree"; }
-  // Unknown: the node sizes and the strings' heap buffers are the map's and
-  // the library's business; kvbench measures the process instead.
-  std::optional<size_t> MemoryUsage() const override { return std::nullopt; }
-
- protected:
-  bool PutImpl(std::string_view key, std::string_view value) override;
-  bool GetImpl(std::string_view key, std::string* value) const override;
-  bool DeleteImpl(std::string_view key) override;
-
- private:
-  using Map = absl::btree_map<std::string, std::string>;
-  // The n-th element, walking from whichever end is nearer.
-  Map::const_iterator NthIterator(uint64_t n) const;
-
-  Map map_;
 };
 
 // Adds `absl_btree` to `registry`.
