@@ -147,10 +147,10 @@ std::string HyperionStore::DebugString() const {
       absl::StrCat("hyperion: ", size_, " keys",
                    has_empty_key_ ? " (empty key present)" : "", "\n");
   if (root_.IsNull()) return out + "(no root container)\n";
+  // Breadth first: containers are dumped in the order they are found.
   std::vector<HyperionPointer> todo{root_};
-  while (!todo.empty()) {
-    const HyperionPointer hp = todo.front();
-    todo.erase(todo.begin());
+  for (size_t next = 0; next < todo.size(); ++next) {
+    const HyperionPointer hp = todo[next];
     const auto* c = static_cast<const uint8_t*>(mm_.Resolve(hp));
     absl::StrAppendFormat(&out, "container %#x: %d bytes, %d used, %d free\n",
                           hp.raw(), hyperion::ContainerSize(c),
