@@ -36,11 +36,16 @@ std::string_view UnescapeKey(const uint8_t* escaped, std::string* key) {
 
 EscapedJudySL::~EscapedJudySL() { JudySLFreeArray(&array_, PJE0); }
 
-Word_t* EscapedJudySL::Insert(std::string_view key) {
+Word_t* EscapedJudySL::Insert(std::string_view key, bool may_hold_zero,
+                              bool* inserted) {
   uint8_t escaped[kEscapedKeyBuffer];
   EscapeKey(key, escaped);
+  const bool existed =
+      may_hold_zero && JudySLGet(array_, escaped, PJE0) != nullptr;
   Word_t* slot = reinterpret_cast<Word_t*>(JudySLIns(&array_, escaped, PJE0));
-  if (*slot == 0) ++size_;  // a new key: Judy zeroes its slot
+  // Judy zeroes a new key's slot, and otherwise no slot holds 0.
+  *inserted = may_hold_zero ? !existed : *slot == 0;
+  if (*inserted) ++size_;
   return slot;
 }
 
@@ -60,6 +65,14 @@ bool EscapedJudySL::Erase(std::string_view key) {
 
 void EscapedJudySL::EraseEscaped(const uint8_t* escaped) {
   if (JudySLDel(&array_, escaped, PJE0) == 1) --size_;
+}
+
+void EscapedJudySL::ForEachSlot(absl::FunctionRef<void(Word_t* slot)> visit) {
+  uint8_t escaped[kEscapedKeyBuffer] = {};
+  for (PPvoid_t p = JudySLFirst(array_, escaped, PJE0); p != nullptr;
+       p = JudySLNext(array_, escaped, PJE0)) {
+    visit(reinterpret_cast<Word_t*>(p));
+  }
 }
 
 EscapedJudySL::Cursor::Cursor(const EscapedJudySL& map, std::string_view start)

@@ -14,9 +14,9 @@
 // another stays a prefix, and no escaped key contains NUL. An escaped key is
 // at most twice as long as the key.
 //
-// The slot of each key is a word the caller owns: zero for a new key, and
-// the caller must store a non-zero word there (a pointer) before the next
-// call, since a zero slot is how Insert tells a new key.
+// The slot of each key is a word the caller owns, 0 for a new key. A caller
+// that may store the word 0 must say so to Insert, which then looks the key
+// up first, since a 0 slot alone no longer tells a new key.
 // Reads (Find, the cursor) may run concurrently; writes may not.
 
 #ifndef KVLAB_PEERS_ESCAPED_JUDY_SL_H_
@@ -28,6 +28,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/functional/function_ref.h"
 #include "kvlab/kv_store.h"
 
 namespace kvlab::peers {
@@ -53,8 +54,9 @@ class EscapedJudySL {
   // Frees the array; the caller must have released what the slots point to.
   ~EscapedJudySL();
 
-  // The slot of `key`, inserted with value 0 if absent (fill it).
-  Word_t* Insert(std::string_view key);
+  // The slot of `key`, inserted with value 0 if absent (fill it); sets
+  // `*inserted` to whether it was. `may_hold_zero`: some slot may hold 0.
+  Word_t* Insert(std::string_view key, bool may_hold_zero, bool* inserted);
   // The slot of `key`, or null.
   Word_t* Find(std::string_view key) const;
   // Removes `key`; false if absent.
@@ -75,7 +77,7 @@ class EscapedJudySL {
       return UnescapeKey(escaped_, buffer);
     }
     const uint8_t* EscapedKey() const { return escaped_; }
-    Word_t Value() const { return *slot_; }
+    const Word_t* Slot() const { return slot_; }
 
    private:
     Pcvoid_t array_;
@@ -85,6 +87,9 @@ class EscapedJudySL {
 
   // Removes the key a cursor stands on, given as its escaped form.
   void EraseEscaped(const uint8_t* escaped);
+
+  // Calls `visit` with every slot, in key order.
+  void ForEachSlot(absl::FunctionRef<void(Word_t* slot)> visit);
 
  private:
   Pvoid_t array_ = nullptr;

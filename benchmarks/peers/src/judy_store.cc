@@ -1,40 +1,46 @@
 #include "judy_store.h"
 
-#include "value_blob.h"
-
 namespace kvlab::peers {
 
 JudyStore::~JudyStore() {
-  for (EscapedJudySL::Cursor c(map_, ""); !c.Done(); c.Next()) {
-    ValueBlob::Delete(ValueBlob::FromWord(c.Value()));
-  }
+  // Inline words own nothing; blobs are freed one by one.
+  if (values_.inline_mode()) return;
+  map_.ForEachSlot([&](Word_t* slot) { values_.Release(*slot); });
 }
 
 bool JudyStore::PutImpl(std::string_view key, std::string_view value) {
-  // The blob is made first: a failed allocation then leaves the store
+  if (values_.NeedsSwitch(value)) {
+    values_.SwitchToBlobMode(
+        [&](WordValues::SlotVisitor visit) { map_.ForEachSlot(visit); });
+  }
+  // The word is made first: a failed allocation then leaves the store
   // unchanged, rather than a new key with an empty slot.
-  void* blob = ValueBlob::New(value);
-  Word_t* slot = map_.Insert(key);
-  const bool replaced = *slot != 0;
-  if (replaced) ValueBlob::Delete(ValueBlob::FromWord(*slot));
-  *slot = ValueBlob::ToWord(blob);
-  return replaced;
+  const Word_t word = values_.Make(value);
+  bool inserted;
+  Word_t* slot = map_.Insert(key, values_.MayHoldZero(), &inserted);
+  if (!inserted) values_.Release(*slot);
+  *slot = word;
+  return !inserted;
 }
 
 bool JudyStore::GetImpl(std::string_view key, std::string* value) const {
   const Word_t* slot = map_.Find(key);
   if (slot == nullptr) return false;
-  if (value != nullptr)
-    value->assign(ValueBlob::View(ValueBlob::FromWord(*slot)));
+  if (value != nullptr) value->assign(values_.View(slot));
   return true;
 }
 
 bool JudyStore::DeleteImpl(std::string_view key) {
   Word_t* slot = map_.Find(key);
   if (slot == nullptr) return false;
-  ValueBlob::Delete(ValueBlob::FromWord(*slot));
+  values_.Release(*slot);
   map_.Erase(key);
+  AfterErase();
   return true;
+}
+
+void JudyStore::AfterErase() {
+  if (map_.empty()) values_.Emptied();
 }
 
 bool JudyStore::GetNth(uint64_t n, std::string* key, std::string* value) const {
@@ -42,8 +48,7 @@ bool JudyStore::GetNth(uint64_t n, std::string* key, std::string* value) const {
   EscapedJudySL::Cursor c(map_, "");
   for (uint64_t i = 0; i < n; ++i) c.Next();
   if (key != nullptr) *key = c.Key();
-  if (value != nullptr)
-    value->assign(ValueBlob::View(ValueBlob::FromWord(c.Value())));
+  if (value != nullptr) value->assign(values_.View(c.Slot()));
   return true;
 }
 
@@ -51,8 +56,9 @@ bool JudyStore::DeleteNth(uint64_t n) {
   if (n >= map_.size()) return false;
   EscapedJudySL::Cursor c(map_, "");
   for (uint64_t i = 0; i < n; ++i) c.Next();
-  ValueBlob::Delete(ValueBlob::FromWord(c.Value()));
+  values_.Release(*c.Slot());
   map_.EraseEscaped(c.EscapedKey());
+  AfterErase();
   return true;
 }
 
@@ -61,8 +67,7 @@ uint64_t JudyStore::Scan(std::string_view start, ScanVisitor visitor) const {
   std::string key;
   for (EscapedJudySL::Cursor c(map_, start); !c.Done(); c.Next()) {
     ++visited;
-    if (!visitor(c.Key(&key), ValueBlob::View(ValueBlob::FromWord(c.Value()))))
-      break;
+    if (!visitor(c.Key(&key), values_.View(c.Slot()))) break;
   }
   return visited;
 }

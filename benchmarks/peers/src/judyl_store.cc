@@ -3,8 +3,6 @@
 #include <cstring>
 #include <limits>
 
-#include "value_blob.h"
-
 namespace kvlab::peers {
 namespace {
 
@@ -44,20 +42,29 @@ bool IntLowerBound(std::string_view start, Word_t* word) {
 }  // namespace
 
 JudyLStore::~JudyLStore() {
+  // Inline words own nothing; blobs are freed one by one.
+  if (!values_.inline_mode()) {
+    ForEachSlot([&](Word_t* slot) { values_.Release(*slot); });
+  }
+  JudyLFreeArray(&ints_, PJE0);
+}
+
+void JudyLStore::ForEachSlot(WordValues::SlotVisitor visit) {
   Word_t index = 0;
   for (PPvoid_t p = JudyLFirst(ints_, &index, PJE0); p != nullptr;
        p = JudyLNext(ints_, &index, PJE0)) {
-    ValueBlob::Delete(*p);
+    visit(reinterpret_cast<Word_t*>(p));
   }
-  JudyLFreeArray(&ints_, PJE0);
-  for (EscapedJudySL::Cursor c(others_, ""); !c.Done(); c.Next()) {
-    ValueBlob::Delete(ValueBlob::FromWord(c.Value()));
-  }
+  others_.ForEachSlot(visit);
+}
+
+void JudyLStore::AfterErase() {
+  if (Size() == 0) values_.Emptied();
 }
 
 std::optional<size_t> JudyLStore::MemoryUsage() const {
   if (!others_.empty()) return std::nullopt;
-  return JudyLMemUsed(ints_) + blob_bytes_;
+  return JudyLMemUsed(ints_) + values_.blob_bytes();
 }
 
 Word_t* JudyLStore::FindSlot(std::string_view key) const {
@@ -68,47 +75,50 @@ Word_t* JudyLStore::FindSlot(std::string_view key) const {
 }
 
 bool JudyLStore::PutImpl(std::string_view key, std::string_view value) {
-  void* blob = ValueBlob::New(value);
+  if (values_.NeedsSwitch(value)) {
+    values_.SwitchToBlobMode(
+        [&](WordValues::SlotVisitor visit) { ForEachSlot(visit); });
+  }
+  // The word is made first: a failed allocation then leaves the store
+  // unchanged, rather than a new key with an empty slot.
+  const Word_t word = values_.Make(value);
+  const bool may_hold_zero = values_.MayHoldZero();
+  bool inserted;
   Word_t* slot;
   if (key.size() == kIntKey) {
-    slot =
-        reinterpret_cast<Word_t*>(JudyLIns(&ints_, FromBigEndian(key), PJE0));
-    if (*slot == 0) ++int_count_;
+    const Word_t index = FromBigEndian(key);
+    // A stored zero word looks like a new key's slot: look first then.
+    const bool existed =
+        may_hold_zero && JudyLGet(ints_, index, PJE0) != nullptr;
+    slot = reinterpret_cast<Word_t*>(JudyLIns(&ints_, index, PJE0));
+    inserted = may_hold_zero ? !existed : *slot == 0;
+    if (inserted) ++int_count_;
   } else {
-    slot = others_.Insert(key);
+    slot = others_.Insert(key, may_hold_zero, &inserted);
   }
-  const bool replaced = *slot != 0;
-  if (replaced) {
-    void* old = ValueBlob::FromWord(*slot);
-    blob_bytes_ -= ValueBlob::Footprint(old);
-    ValueBlob::Delete(old);
-  }
-  blob_bytes_ += ValueBlob::Footprint(blob);
-  *slot = ValueBlob::ToWord(blob);
-  return replaced;
+  if (!inserted) values_.Release(*slot);
+  *slot = word;
+  return !inserted;
 }
 
 bool JudyLStore::GetImpl(std::string_view key, std::string* value) const {
   const Word_t* slot = FindSlot(key);
   if (slot == nullptr) return false;
-  if (value != nullptr) {
-    value->assign(ValueBlob::View(ValueBlob::FromWord(*slot)));
-  }
+  if (value != nullptr) value->assign(values_.View(slot));
   return true;
 }
 
 bool JudyLStore::DeleteImpl(std::string_view key) {
   Word_t* slot = FindSlot(key);
   if (slot == nullptr) return false;
-  void* blob = ValueBlob::FromWord(*slot);
-  blob_bytes_ -= ValueBlob::Footprint(blob);
-  ValueBlob::Delete(blob);
+  values_.Release(*slot);
   if (key.size() == kIntKey) {
     JudyLDel(&ints_, FromBigEndian(key), PJE0);
     --int_count_;
   } else {
     others_.Erase(key);
   }
+  AfterErase();
   return true;
 }
 
@@ -146,12 +156,14 @@ uint64_t JudyLStore::Merge(std::string_view start,
                      reinterpret_cast<const char*>(other.EscapedKey())) < 0);
     ++visited;
     if (take_int) {
-      if (!visit(Item{int_key, nullptr, *int_slot})) break;
+      if (!visit(Item{int_key, nullptr,
+                      reinterpret_cast<const Word_t*>(int_slot)})) {
+        break;
+      }
       int_slot = JudyLNext(ints_, &index, PJE0);
       if (int_slot != nullptr) load_int_key();
     } else {
-      if (!visit(Item{nullptr, other.EscapedKey(),
-                      ValueBlob::FromWord(other.Value())})) {
+      if (!visit(Item{nullptr, other.EscapedKey(), other.Slot()})) {
         break;
       }
       other.Next();
@@ -163,7 +175,7 @@ uint64_t JudyLStore::Merge(std::string_view start,
 uint64_t JudyLStore::Scan(std::string_view start, ScanVisitor visitor) const {
   std::string buffer;
   return Merge(start, [&](const Item& item) {
-    return visitor(item.Key(&buffer), ValueBlob::View(item.blob));
+    return visitor(item.Key(&buffer), values_.View(item.slot));
   });
 }
 
@@ -178,7 +190,9 @@ bool JudyLStore::GetNth(uint64_t n, std::string* key,
       key->resize(kIntKey);
       ToBigEndian(index, key->data());
     }
-    if (value != nullptr) value->assign(ValueBlob::View(*slot));
+    if (value != nullptr) {
+      value->assign(values_.View(reinterpret_cast<const Word_t*>(slot)));
+    }
     return true;
   }
   uint64_t i = 0;
@@ -188,7 +202,7 @@ bool JudyLStore::GetNth(uint64_t n, std::string* key,
       std::string buffer;
       key->assign(item.Key(&buffer));
     }
-    if (value != nullptr) value->assign(ValueBlob::View(item.blob));
+    if (value != nullptr) value->assign(values_.View(item.slot));
     return false;
   });
   return true;

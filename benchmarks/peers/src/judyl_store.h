@@ -7,9 +7,18 @@
 // passes the conformance suite with any key; the two are merged in key
 // order for Scan, and while that side holds any key GetNth/DeleteNth walk
 // the merge, O(n). On the integer data sets the fallback stays empty and
-// kvbench measures JudyL alone. Values are ValueBlobs the store owns.
-// MemoryUsage is JudyL's own figure plus the blobs, and unknown while the
-// JudySL side is in use. Not thread-safe; concurrent reads are safe.
+// kvbench measures JudyL alone.
+//
+// Values live in the Judy words as one WordValues keeps them for both
+// sides (one mode for the whole store, so keys of any length mix): while
+// every value is 8 bytes the word is the value itself, as in the Hyperion
+// paper's JudyL setup (its integer data sets have 8-byte values); the
+// first value of another length turns every word of both sides into a
+// ValueBlob, until the store is empty again (word_values.h).
+//
+// MemoryUsage is JudyL's own figure (JudyLMemUsed) plus the blobs in blob
+// mode, and unknown while the JudySL side is in use. Not thread-safe;
+// concurrent reads are safe.
 
 #ifndef KVLAB_PEERS_JUDYL_STORE_H_
 #define KVLAB_PEERS_JUDYL_STORE_H_
@@ -19,6 +28,7 @@
 #include "absl/functional/function_ref.h"
 #include "escaped_judy_sl.h"
 #include "kvlab/kv_store.h"
+#include "word_values.h"
 
 namespace kvlab::peers {
 
@@ -34,6 +44,9 @@ class JudyLStore final : public KVStore {
   std::string_view Name() const override { return "judyl"; }
   std::optional<size_t> MemoryUsage() const override;
 
+  // True while the values are the Judy words themselves (all 8 bytes).
+  bool InlineValues() const { return values_.inline_mode(); }
+
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;
   bool GetImpl(std::string_view key, std::string* value) const override;
@@ -47,18 +60,22 @@ class JudyLStore final : public KVStore {
   struct Item {
     const char* int_key;     // 8 bytes, or null on the JudySL side
     const uint8_t* escaped;  // the escaped key on the JudySL side
-    const void* blob;
+    const Word_t* slot;      // the value's word
     std::string_view Key(std::string* buffer) const;
   };
+  // Calls `visit` with every slot of both sides.
+  void ForEachSlot(WordValues::SlotVisitor visit);
+  // Back to inline values once the last key is gone.
+  void AfterErase();
   // Visits the pairs with key >= `start` in key order, merging both sides,
   // until `visit` returns false; returns the number visited.
   uint64_t Merge(std::string_view start,
                  absl::FunctionRef<bool(const Item&)> visit) const;
 
-  Pvoid_t ints_ = nullptr;  // JudyL: big-endian key -> ValueBlob
+  Pvoid_t ints_ = nullptr;  // JudyL: big-endian key -> value word
   uint64_t int_count_ = 0;
-  EscapedJudySL others_;   // keys of any other length -> ValueBlob
-  size_t blob_bytes_ = 0;  // ValueBlob::Footprint of every value
+  EscapedJudySL others_;  // keys of any other length -> value word
+  WordValues values_;     // the words of both sides
 };
 
 }  // namespace kvlab::peers

@@ -51,6 +51,7 @@ void RegisterBenchmarkPeers(StoreRegistry* registry) {
   registry->Add(StoreInfo{
       .name = "judy",
       .description = "JudySL (libJudy), keys escaped so NUL bytes work; "
+                     "8-byte values in the Judy word (else one blob each); "
                      "GetNth walks, O(n)",
       .origin = "peer",
       .options = {},
@@ -62,7 +63,8 @@ void RegisterBenchmarkPeers(StoreRegistry* registry) {
   registry->Add(StoreInfo{
       .name = "judyl",
       .description = "JudyL (libJudy) for 8-byte keys as big-endian "
-                     "integers, GetNth by count; other keys in a JudySL "
+                     "integers, GetNth by count, 8-byte values in the Judy "
+                     "word (else one blob each); other keys in a JudySL "
                      "beside it (GetNth then walks, O(n))",
       .origin = "peer",
       .options = {},

@@ -1,7 +1,9 @@
 // ValueBlob: a value held outside a C container whose slot is one machine
 // word (JudySL, JudyL, hat-trie). The slot holds a pointer to one malloc'd
 // block, [uint32_t length][bytes], the smallest honest way to keep an
-// arbitrary value beside such a container; the store owns the block.
+// arbitrary value beside such a container; the store owns the block. The
+// Judy peers use it only in blob mode, once a value is not 8 bytes long
+// (word_values.h); hattrie always.
 
 #ifndef KVLAB_PEERS_VALUE_BLOB_H_
 #define KVLAB_PEERS_VALUE_BLOB_H_

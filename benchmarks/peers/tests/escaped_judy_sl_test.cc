@@ -64,7 +64,9 @@ TEST(EscapedJudySLTest, CursorWalksInOrderFromAnyStart) {
                                    "b",
                                    "\xff"};
   for (size_t i = 0; i < keys.size(); ++i) {
-    Word_t* slot = map.Insert(keys[keys.size() - 1 - i]);
+    bool inserted = false;
+    Word_t* slot = map.Insert(keys[keys.size() - 1 - i], false, &inserted);
+    ASSERT_TRUE(inserted);
     ASSERT_EQ(*slot, 0u);
     *slot = i + 1;
   }
@@ -86,6 +88,32 @@ TEST(EscapedJudySLTest, CursorWalksInOrderFromAnyStart) {
   EXPECT_EQ(map.Find(std::string("\0", 1)), nullptr);
   EXPECT_NE(map.Find("\x01"), nullptr);
   EXPECT_EQ(map.size(), keys.size() - 1);
+}
+
+TEST(EscapedJudySLTest, InsertTellsNewKeysWhenSlotsMayHoldZero) {
+  EscapedJudySL map;
+  bool inserted = false;
+  // A slot left at 0, as an inline all-zero value leaves it.
+  ASSERT_NE(map.Insert("zero", false, &inserted), nullptr);
+  EXPECT_TRUE(inserted);
+  Word_t* slot = map.Insert("zero", true, &inserted);
+  EXPECT_FALSE(inserted);
+  EXPECT_EQ(*slot, 0u);
+  EXPECT_EQ(map.size(), 1u);
+  *map.Insert("one", true, &inserted) = 1;
+  EXPECT_TRUE(inserted);
+  *map.Insert("one", false, &inserted) = 2;
+  EXPECT_FALSE(inserted);
+  EXPECT_EQ(map.size(), 2u);
+  // ForEachSlot meets every slot in key order, and may write them.
+  std::vector<Word_t> words;
+  map.ForEachSlot([&](Word_t* s) {
+    words.push_back(*s);
+    *s += 10;
+  });
+  EXPECT_EQ(words, (std::vector<Word_t>{2, 0}));
+  EXPECT_EQ(*map.Find("zero"), 10u);
+  EXPECT_EQ(*map.Find("one"), 12u);
 }
 
 }  // namespace
