@@ -80,7 +80,8 @@ ChildKind HyperionStore::BuildChild(const Entry* entries, size_t n,
     out->append(payload);
     return ChildKind::kEmbedded;
   }
-  hyperion::AppendPointerChild(out, NewContainer(payload), n);
+  hyperion::AppendPointerChild(out, NewContainer(WithJumpSuccessors(payload)),
+                               n);
   return ChildKind::kPointer;
 }
 

@@ -39,6 +39,37 @@ std::string CheckValue(const MemoryManager& mm, const uint8_t* enc,
 
 }  // namespace
 
+std::string HyperionStore::CheckJumpSuccessor(const uint8_t* buf, const Node& t,
+                                              const Region& region,
+                                              bool embedded) const {
+  const bool present = hyperion::HasJumpSuccessor(t.header);
+  if (embedded) return present ? "jump successor in embedded container" : "";
+  uint32_t children = 0;
+  uint32_t end = t.end;
+  while (end < region.end && hyperion::IsS(buf[end])) {
+    end += hyperion::NodeBytes(buf + end);
+    ++children;
+  }
+  if (present != (children > options_.jump_successor)) {
+    return absl::StrCat(present ? "jump successor" : "no jump successor",
+                        " on a T-node with ", children, " children");
+  }
+  if (!present) return "";
+  const uint32_t bytes = end - t.value_pos;
+  const uint32_t stored = hyperion::LoadJump(buf + t.jump_pos);
+  if (stored != (bytes > 0xffff ? 0 : bytes)) {
+    return absl::StrCat("jump successor ", stored, " but ", bytes,
+                        " bytes to the next T-node");
+  }
+  const uint64_t keys = CountKeys(Region{buf, t.pos, end});
+  if (hyperion::LoadJumpKeys(buf + t.jump_pos) != keys) {
+    return absl::StrCat("jump successor counts ",
+                        hyperion::LoadJumpKeys(buf + t.jump_pos), " keys but ",
+                        keys, " are below");
+  }
+  return "";
+}
+
 std::string HyperionStore::CheckRegion(const Region& region, bool embedded,
                                        uint64_t* keys,
                                        std::vector<uint64_t>* chunks) const {
@@ -61,10 +92,12 @@ std::string HyperionStore::CheckRegion(const Region& region, bool embedded,
         hyperion::DeltaFor(prev_t < 0 ? 0 : uint8_t(prev_t), t.key)) {
       return "non-canonical T delta" + where(pos);
     }
-    if (t.header >> hyperion::kFlagShift) {
-      return "T jump flags set" + where(pos);
+    if (t.header & hyperion::kJumpTableFlag) {
+      return "T jump-table flag set" + where(pos);
     }
     if (t.end > region.end) return "T-node overruns" + where(pos);
+    const std::string jump = CheckJumpSuccessor(buf, t, region, embedded);
+    if (!jump.empty()) return jump + where(pos);
     if (t.type == NodeType::kLeafValue) {
       const std::string e =
           CheckValue(mm_, buf + t.value_pos, options_.inline_value, chunks);

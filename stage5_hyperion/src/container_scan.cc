@@ -2,10 +2,17 @@
 
 namespace kvlab::stage5::hyperion {
 
-uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end) {
-  uint32_t pos = t.end;
+uint32_t SkipSChildren(const uint8_t* buf, uint32_t pos, uint32_t end) {
   while (pos < end && IsS(buf[pos])) pos += NodeBytes(buf + pos);
   return pos;
+}
+
+uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end) {
+  if (HasJumpSuccessor(t.header)) {
+    const uint32_t jump = LoadJump(buf + t.jump_pos);
+    if (jump != 0) return t.value_pos + jump;
+  }
+  return SkipSChildren(buf, t.end, end);
 }
 
 namespace {

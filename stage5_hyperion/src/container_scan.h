@@ -93,7 +93,12 @@ struct SiblingSearch {
   Node node;              // that sibling, if has_next
 };
 
-// One past the T-node at `t` and all its S-node children.
+// One past the S-nodes starting at `pos` (a T-node's children), walking
+// them one by one; stops at `end`, a zero byte or a T-node.
+uint32_t SkipSChildren(const uint8_t* buf, uint32_t pos, uint32_t end);
+
+// One past the T-node at `t` and all its S-node children: one addition if
+// `t` has a jump successor, else a walk over the children.
 uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end);
 
 // The scan loop: walks the T-nodes of `region` in order, skipping each one's

@@ -94,6 +94,11 @@ void HyperionStore::DumpRegion(const Region& region, int indent,
         hyperion::DeltaOf(n.header)
             ? absl::StrCat("delta ", hyperion::DeltaOf(n.header))
             : std::string("key explicit"));
+    if (hyperion::HasJumpSuccessor(n.header)) {
+      absl::StrAppend(&text, ", jump +", hyperion::LoadJump(buf + n.jump_pos),
+                      " over ", hyperion::LoadJumpKeys(buf + n.jump_pos),
+                      " keys");
+    }
     if (n.type == NodeType::kLeafValue) {
       absl::StrAppend(&text, ", ", ValueText(buf + n.value_pos));
     }

@@ -6,6 +6,8 @@
 // cut out of its parent) and its parent S-node loses the child, and so on
 // up to the root.
 
+#include <optional>
+
 #include "hyperion_store.h"
 
 namespace kvlab::stage5 {
@@ -24,6 +26,7 @@ using hyperion::SiblingSearch;
 // their previous siblings.
 struct HyperionStore::Frame {
   size_t level = 0;
+  size_t depth = 0;  // the key byte this region's T-nodes hold
   bool embedded = false;
   uint32_t size_pos = 0;
   uint32_t t_pos = 0;
@@ -50,7 +53,7 @@ bool HyperionStore::DeleteImpl(std::string_view key) {
   }
   if (root_.IsNull()) return false;
 
-  std::vector<Level> levels{Level{root_, 0}};
+  std::vector<Level> levels{Level{.hp = root_}};
   std::vector<Frame> frames;
   Region region = hyperion::WholeContainer(Base(levels, 0));
   Frame frame;
@@ -61,6 +64,7 @@ bool HyperionStore::DeleteImpl(std::string_view key) {
     const uint8_t* buf = region.buf;
     const SiblingSearch ts = hyperion::FindT(region, uint8_t(key[depth]));
     if (!ts.found) return false;
+    if (!frame.embedded) levels.back().t_pos = ts.pos;
     frame.t_pos = ts.pos;
     frame.t_prev = ts.prev;
     if (key.size() == depth + 1) {
@@ -93,9 +97,10 @@ bool HyperionStore::DeleteImpl(std::string_view key) {
       break;
     }
     frame = Frame();
+    frame.depth = depth;
     if (sn.child == ChildKind::kPointer) {
-      levels.push_back(
-          Level{HyperionPointer::Load(buf + sn.child_pos), sn.child_pos});
+      levels.push_back(Level{HyperionPointer::Load(buf + sn.child_pos),
+                             sn.child_pos, depth});
       frame.level = levels.size() - 1;
       region = hyperion::WholeContainer(Base(levels, frame.level));
     } else {
@@ -114,20 +119,29 @@ bool HyperionStore::DeleteImpl(std::string_view key) {
   }
   --size_;
 
+  // The level whose jump successors are due once the deletion leaves it
+  // (FinishLevel), before the level above changes.
+  std::optional<size_t> touched;
   for (size_t f = frames.size(); f-- > 0;) {
     const Frame fr = frames[f];
+    if (touched && *touched != fr.level) {
+      FinishLevel(&levels, *touched, key, -1);
+    }
+    touched = fr.level;
     levels.resize(fr.level + 1);
     uint8_t* buf = Base(levels, fr.level);
     std::vector<Embed> embeds;
     for (size_t g = 1; g <= f; ++g) {
       if (frames[g].level == fr.level && frames[g].embedded) {
-        embeds.push_back(Embed{frames[g].size_pos, frames[g - 1].s_pos});
+        embeds.push_back(
+            Embed{frames[g].size_pos, frames[g - 1].s_pos, frames[g].depth});
       }
     }
     const Region r = fr.embedded ? hyperion::EmbeddedRegion(buf, fr.size_pos)
                                  : hyperion::WholeContainer(buf);
     const Node t = DecodeNode(buf, fr.t_pos, fr.t_prev);
-    const uint32_t t_end = hyperion::SkipTNode(buf, t, r.end);
+    // Walked, not jumped: a deeper frame may have changed t's children.
+    const uint32_t t_end = hyperion::SkipSChildren(buf, t.end, r.end);
     // Removes the T-node and its children, re-encoding the next T-node.
     auto remove_t = [&] {
       std::string bytes;
@@ -196,8 +210,13 @@ bool HyperionStore::DeleteImpl(std::string_view key) {
     if (!fr.embedded) {
       mm_.Free(levels[fr.level].hp);
       if (fr.level == 0) root_ = HyperionPointer();
+      levels[fr.level].finished = true;
+      touched.reset();
     }
   }
+  // Deepest first: the last level changed, then those only passed
+  // through, whose T-nodes on the path hold one key less.
+  for (size_t i = levels.size(); i-- > 0;) FinishLevel(&levels, i, key, -1);
   if (!freed_value.empty()) {
     FreeValue(reinterpret_cast<const uint8_t*>(freed_value.data()));
   }

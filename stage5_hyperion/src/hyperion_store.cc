@@ -13,6 +13,14 @@ absl::StatusOr<HyperionOptions> HyperionOptions::FromStoreOptions(
       "embed", o.embed_limit, 16, int64_t{hyperion::kMaxEmbeddedSize});
   if (!embed.ok()) return embed.status();
   o.embed_limit = uint32_t(*embed);
+  absl::StatusOr<int64_t> eject_above =
+      options.GetInt("eject_above", o.eject_above, 0, int64_t{1} << 24);
+  if (!eject_above.ok()) return eject_above.status();
+  o.eject_above = uint32_t(*eject_above);
+  absl::StatusOr<int64_t> jump =
+      options.GetInt("jump_successor", o.jump_successor, 0, 256);
+  if (!jump.ok()) return jump.status();
+  o.jump_successor = uint32_t(*jump);
   return o;
 }
 

@@ -18,6 +18,10 @@
 //     suffix is empty; the root is null iff no non-empty key is stored;
 //   - a container's header matches its chunk, its free tail (< 32 bytes) is
 //     zero; embedded sizes match their nodes, and stay within the budget;
+//   - a T-node of a real container has a jump successor exactly when it has
+//     more than options.jump_successor S-children, and it holds the bytes
+//     up to the next sibling (0 if more than 65,535); T-nodes of embedded
+//     containers have none, so an embedded container moves as plain bytes;
 //   - each pointer child's count equals the keys below it;
 //   - every chunk the memory manager holds is reachable exactly once.
 //
@@ -49,6 +53,16 @@ struct HyperionOptions {
   // An embedded container is ejected into a container of its own once it
   // would grow past this many bytes (its size byte included). 16..255.
   uint32_t embed_limit = 144;
+  // An embedded container that grows inside a container larger than this
+  // many bytes is ejected whatever its size (the paper's implementation
+  // ejects past 16-32 KiB of root container). 0 turns this off.
+  uint32_t eject_above = 16384;
+  // A T-node of a real container with more than this many S-children
+  // carries a jump successor (paper, section 3.3). The paper adds one once
+  // the children reach 2, which is 1 here; 2 keeps 1M course keys within
+  // their memory target (docs/stage5_hyperion.md). 0..256; 256 turns jump
+  // successors off (a T-node has at most 256 children).
+  uint32_t jump_successor = 2;
 
   static absl::StatusOr<HyperionOptions> FromStoreOptions(
       const StoreOptions& options);
@@ -90,16 +104,27 @@ class HyperionStore final : public KVStore {
  private:
   // One real container on the path of an operation: `hp`, and where its
   // pointer is stored: at offset `ref` of the previous level's container
-  // (level 0 is the root, whose pointer is root_).
+  // (level 0 is the root, whose pointer is root_); its T-nodes hold key
+  // byte `depth`, the one on the path starts at `t_pos` (until a splice
+  // moves it). `changed` once a splice touched it, `ejected` if the
+  // operation made it from an embedded container, `finished` once
+  // FinishLevel ran (jump_successor.cc).
   struct Level {
     HyperionPointer hp;
     uint32_t ref = 0;
+    size_t depth = 0;
+    uint32_t t_pos = 0;
+    bool changed = false;
+    bool ejected = false;
+    bool finished = false;
   };
   // An embedded container enclosing the position being changed: offsets
-  // (in the real container) of its size byte and of its S-node's header.
+  // (in the real container) of its size byte and of its S-node's header,
+  // and the key byte its T-nodes hold.
   struct Embed {
     uint32_t size_pos = 0;
     uint32_t node_pos = 0;
+    size_t depth = 0;
   };
   // A key remainder and its encoded value, for building new nodes.
   struct Entry {
@@ -144,7 +169,12 @@ class HyperionStore final : public KVStore {
   void Splice(std::vector<Level>* levels, std::vector<Embed>* embeds,
               uint32_t pos, uint32_t old_len, std::string_view bytes);
   void RawSplice(std::vector<Level>* levels, uint32_t pos, uint32_t old_len,
-                 std::string_view bytes);
+                 std::string_view bytes) {
+    RawSpliceAt(levels, levels->size() - 1, pos, old_len, bytes);
+  }
+  // The same at level `li`; deeper levels' `ref`s may go stale.
+  void RawSpliceAt(std::vector<Level>* levels, size_t li, uint32_t pos,
+                   uint32_t old_len, std::string_view bytes);
   void Eject(std::vector<Level>* levels, std::vector<Embed>* embeds,
              uint32_t* pos);
   // Node `n`'s header and key byte re-encoded after sibling key `prev`.
@@ -154,6 +184,23 @@ class HyperionStore final : public KVStore {
   static std::string Rewritten(const uint8_t* buf, const Node& n, NodeType type,
                                std::string_view value_enc, ChildKind child,
                                std::string_view child_bytes);
+
+  // --- jump successors (jump_successor.cc)
+  // Brings the jump successors of level `i` up to date after an operation
+  // on `key` that changed the number of keys by `key_delta` (-1, 0, 1):
+  // only the T-node on the key's path (key byte levels[i].depth) can be
+  // stale, or every T-node if the level was just ejected. Run deepest level
+  // first: a level's pointer lives in the level above, which must not have
+  // moved yet. Runs once per level.
+  void FinishLevel(std::vector<Level>* levels, size_t i, std::string_view key,
+                   int key_delta);
+  // Rewrites the jump successor of T-node `t` (in level i, decoded there)
+  // with stored jump `jump` and `keys` keys.
+  void SetJumpSuccessor(std::vector<Level>* levels, size_t i, const Node& t,
+                        uint32_t jump, uint64_t keys);
+  // A container's node bytes with every T-node's jump successor added,
+  // updated or removed as options_.jump_successor asks.
+  std::string WithJumpSuccessors(std::string_view nodes) const;
 
   // --- reading (read.cc)
   // Keys below `region`, counting pointer children by their stored counts.
@@ -171,6 +218,8 @@ class HyperionStore final : public KVStore {
   // --- checking and dumping (check.cc, dump.cc)
   std::string CheckRegion(const Region& region, bool embedded, uint64_t* keys,
                           std::vector<uint64_t>* chunks) const;
+  std::string CheckJumpSuccessor(const uint8_t* buf, const Node& t,
+                                 const Region& region, bool embedded) const;
   void DumpRegion(const Region& region, int indent, std::string* out,
                   std::vector<HyperionPointer>* children) const;
 

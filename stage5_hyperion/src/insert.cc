@@ -49,15 +49,16 @@ bool HyperionStore::PutImpl(std::string_view key, std::string_view value) {
     const Entry entry{key, value_enc};
     std::string payload;
     BuildTLevel(&entry, 1, 0, 0, &payload);
-    root_ = NewContainer(payload);
+    root_ = NewContainer(WithJumpSuccessors(payload));
     ++size_;
     return false;
   }
 
-  std::vector<Level> levels{Level{root_, 0}};
+  std::vector<Level> levels{Level{.hp = root_}};
   std::vector<Embed> embeds;
   Region region = hyperion::WholeContainer(Base(levels, 0));
   size_t depth = 0;
+  bool in_embedded = false;  // region is an embedded container
   // The old value's external chunk, freed once the new one is in place.
   std::string old_value;
   bool replaced = false;
@@ -65,6 +66,7 @@ bool HyperionStore::PutImpl(std::string_view key, std::string_view value) {
     const uint8_t* buf = region.buf;
     const uint8_t t = uint8_t(key[depth]);
     const SiblingSearch ts = hyperion::FindT(region, t);
+    if (!in_embedded) levels.back().t_pos = ts.pos;
     if (!ts.found) {
       const Entry entry{key.substr(depth), value_enc};
       std::string bytes;
@@ -114,15 +116,17 @@ bool HyperionStore::PutImpl(std::string_view key, std::string_view value) {
     }
     const std::string_view rest = key.substr(depth);
     if (sn.child == ChildKind::kPointer) {
-      levels.push_back(
-          Level{HyperionPointer::Load(buf + sn.child_pos), sn.child_pos});
+      levels.push_back(Level{HyperionPointer::Load(buf + sn.child_pos),
+                             sn.child_pos, depth});
       embeds.clear();
       region = hyperion::WholeContainer(Base(levels, levels.size() - 1));
+      in_embedded = false;
       continue;
     }
     if (sn.child == ChildKind::kEmbedded) {
-      embeds.push_back(Embed{sn.child_pos, sn.pos});
+      embeds.push_back(Embed{sn.child_pos, sn.pos, depth});
       region = hyperion::EmbeddedRegion(buf, sn.child_pos);
+      in_embedded = true;
       continue;
     }
     std::string child;
@@ -154,20 +158,22 @@ bool HyperionStore::PutImpl(std::string_view key, std::string_view value) {
            Rewritten(base, sn, sn.type, ValueBytesOf(base, sn), kind, child));
     break;
   }
-  if (replaced) {
-    if (!old_value.empty()) {
-      FreeValue(reinterpret_cast<const uint8_t*>(old_value.data()));
+  if (!replaced) {
+    // A new key: every container on the path holds one more.
+    for (size_t i = 1; i < levels.size(); ++i) {
+      uint8_t* count =
+          Base(levels, i - 1) + levels[i].ref + HyperionPointer::kBytes;
+      hyperion::StoreCount(count, hyperion::LoadCount(count) + 1);
     }
-    return true;
+    ++size_;
   }
-  // A new key: every container on the path holds one more.
-  for (size_t i = 1; i < levels.size(); ++i) {
-    uint8_t* count =
-        Base(levels, i - 1) + levels[i].ref + HyperionPointer::kBytes;
-    hyperion::StoreCount(count, hyperion::LoadCount(count) + 1);
+  for (size_t i = levels.size(); i-- > 0;) {
+    FinishLevel(&levels, i, key, replaced ? 0 : 1);
   }
-  ++size_;
-  return false;
+  if (!old_value.empty()) {
+    FreeValue(reinterpret_cast<const uint8_t*>(old_value.data()));
+  }
+  return replaced;
 }
 
 }  // namespace kvlab::stage5

@@ -52,6 +52,41 @@ void StoreCount(uint8_t* p, uint64_t count) {
   for (size_t i = 0; i < kCountBytes; ++i) p[i] = uint8_t(count >> (8 * i));
 }
 
+uint32_t VarintSize(uint64_t v) {
+  uint32_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+uint64_t LoadVarint(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int shift = 0;; shift += 7, ++p) {
+    v |= uint64_t{*p & 0x7fu} << shift;
+    if ((*p & 0x80) == 0) return v;
+  }
+}
+
+uint32_t StoreVarint(uint8_t* p, uint64_t v) {
+  assert(VarintSize(v) <= kMaxVarintBytes);
+  uint32_t n = 0;
+  while (v >= 0x80) {
+    p[n++] = uint8_t(v | 0x80);
+    v >>= 7;
+  }
+  p[n++] = uint8_t(v);
+  return n;
+}
+
+uint32_t StoreJumpSuccessor(uint8_t* p, uint32_t jump, uint64_t keys) {
+  assert(jump <= 0xffff);
+  p[0] = uint8_t(jump);
+  p[1] = uint8_t(jump >> 8);
+  return kJumpBytes + StoreVarint(p + kJumpBytes, keys);
+}
+
 std::string_view InlineValue(const uint8_t* enc) {
   assert(enc[0] != 0);
   return std::string_view(reinterpret_cast<const char*>(enc + 1), enc[0]);

@@ -12,13 +12,26 @@
 //   bits 5..3  delta  1..7: key byte = previous sibling's key byte + delta
 //                     (the first sibling counts from 0); 0: an explicit key
 //                     byte follows the header
-//   bits 7..6  T-node: js (bit 6), jt (bit 7), jump successor and jump
-//                     table, always 0 in this version
+//   bits 7..6  T-node: bit 6 js, a jump successor follows the key byte;
+//                     bit 7 jt, a jump table (always 0 in this version)
 //              S-node: child kind, 0 none, 1 pointer, 2 embedded container,
 //                     3 path-compressed suffix
 //
-// A T-node is  [header][key byte?][value?]
+// A T-node is  [header][key byte?][jump successor?][value?]
 // An S-node is [header][key byte?][value?][child?]
+//
+// The jump successor (paper, section 3.3) is 3 to 7 bytes:
+//   [jump: 2 bytes]   little-endian, the bytes after the jump successor up
+//                     to the next sibling T-node: the T-node's value and
+//                     all its S-children. Scans step over the T-node with
+//                     one addition instead of walking its children. 0
+//                     means "too far to say" (more than 65,535 bytes): the
+//                     scan walks.
+//   [keys: 1-5 bytes] the keys at and below the T-node as a varint (below),
+//                     kvlab's extension (the paper has no GetNth): GetNth
+//                     steps over the T-node the same way.
+// Only T-nodes of real containers carry one, never those of embedded
+// containers (hyperion_store.h says which).
 // with the child one of
 //   pointer    5-byte HyperionPointer to a container + 5-byte key count of
 //              that container's subtree (little-endian), for GetNth
@@ -61,9 +74,16 @@ inline constexpr int kDeltaShift = 3;
 inline constexpr uint8_t kDeltaMask = 0x38;
 inline constexpr int kFlagShift = 6;
 inline constexpr uint8_t kMaxDelta = 7;
+inline constexpr uint8_t kJumpSuccessorFlag = 0x40;  // T-nodes only
+inline constexpr size_t kJumpBytes = 2;
+inline constexpr uint8_t kJumpTableFlag = 0x80;  // T-nodes; not used yet
 
 // Bytes of a pointer child: the pointer and the subtree's key count.
 inline constexpr size_t kCountBytes = 5;
+// A varint: 7 bits per byte, least significant group first, the high bit
+// set on every byte but the last; 1 byte below 128, 5 below 2^35.
+inline constexpr size_t kMaxVarintBytes = 5;
+inline constexpr size_t kMaxJumpSuccessorBytes = kJumpBytes + kMaxVarintBytes;
 inline constexpr size_t kPointerChildBytes = HyperionPointer::kBytes + 5;
 // The longest suffix one path-compressed node holds (7-bit length).
 inline constexpr size_t kMaxSuffix = 127;
@@ -83,6 +103,9 @@ constexpr uint8_t DeltaOf(uint8_t header) {
 }
 constexpr ChildKind ChildOf(uint8_t header) {
   return IsS(header) ? ChildKind(header >> kFlagShift) : ChildKind::kNone;
+}
+constexpr bool HasJumpSuccessor(uint8_t header) {
+  return !IsS(header) && (header & kJumpSuccessorFlag) != 0;
 }
 constexpr bool EndsKey(NodeType type) {
   return type == NodeType::kLeaf || type == NodeType::kLeafValue;
@@ -131,6 +154,31 @@ inline size_t ChildBytes(ChildKind kind, const uint8_t* p) {
   return 0;
 }
 
+// Varints (kMaxVarintBytes): the bytes of the one at `p`, the bytes `v`
+// needs (v < 2^35), reading, and writing (returns the bytes written).
+inline uint32_t VarintBytes(const uint8_t* p) {
+  uint32_t n = 1;
+  while (p[n - 1] & 0x80) ++n;
+  return n;
+}
+uint32_t VarintSize(uint64_t v);
+uint64_t LoadVarint(const uint8_t* p);
+uint32_t StoreVarint(uint8_t* p, uint64_t v);
+
+// The jump successor at `p`: its bytes, and its two fields.
+inline uint32_t JumpSuccessorBytes(const uint8_t* p) {
+  return kJumpBytes + VarintBytes(p + kJumpBytes);
+}
+inline uint32_t LoadJump(const uint8_t* p) {
+  return uint32_t{p[0]} | uint32_t{p[1]} << 8;
+}
+inline uint64_t LoadJumpKeys(const uint8_t* p) {
+  return LoadVarint(p + kJumpBytes);
+}
+// Writes a jump successor (stored jump `jump`, `keys` keys) at `p`, which
+// has room for kMaxJumpSuccessorBytes; returns its bytes.
+uint32_t StoreJumpSuccessor(uint8_t* p, uint32_t jump, uint64_t keys);
+
 // One decoded node. Offsets are relative to the buffer passed to
 // DecodeNode; `end` is one past the node's own bytes (for a T-node its
 // S-node children follow).
@@ -141,13 +189,14 @@ struct Node {
   NodeType type = NodeType::kInvalid;
   bool s = false;
   ChildKind child = ChildKind::kNone;
+  uint32_t jump_pos = 0;   // the jump successor, if HasJumpSuccessor
   uint32_t value_pos = 0;  // the value's encoding, if EndsKey with a value
   uint32_t value_bytes = 0;
   uint32_t child_pos = 0;
   uint32_t child_bytes = 0;
   uint32_t end = 0;
   // Bytes of header and explicit key byte.
-  uint32_t head_bytes() const { return value_pos - pos; }
+  uint32_t head_bytes() const { return jump_pos - pos; }
 };
 
 // Decodes the node at `buf + pos` whose previous sibling has key byte
@@ -165,6 +214,8 @@ inline Node DecodeNode(const uint8_t* buf, uint32_t pos, uint8_t prev) {
   } else {
     n.key = uint8_t(prev + delta);
   }
+  n.jump_pos = p;
+  if (HasJumpSuccessor(n.header)) p += JumpSuccessorBytes(buf + p);
   n.value_pos = p;
   if (n.type == NodeType::kLeafValue) {
     n.value_bytes = uint32_t(ValueBytes(buf + p));
@@ -182,6 +233,7 @@ inline Node DecodeNode(const uint8_t* buf, uint32_t pos, uint8_t prev) {
 inline uint32_t NodeBytes(const uint8_t* p) {
   const uint8_t h = p[0];
   uint32_t n = (h & kDeltaMask) ? 1 : 2;
+  if (HasJumpSuccessor(h)) n += JumpSuccessorBytes(p + n);
   if (TypeOf(h) == NodeType::kLeafValue) n += uint32_t(ValueBytes(p + n));
   return n + uint32_t(ChildBytes(ChildOf(h), p + n));
 }

@@ -260,6 +260,15 @@ bool HyperionStore::NthInRegion(const Region& region, uint64_t n,
     } else {
       prev_t = node.key;
       prev_s = 0;
+      // A T-node with a jump successor knows its keys: step over it whole.
+      if (hyperion::HasJumpSuccessor(node.header)) {
+        const uint64_t keys = hyperion::LoadJumpKeys(buf + node.jump_pos);
+        if (n >= keys) {
+          n -= keys;
+          pos = hyperion::SkipTNode(buf, node, region.end);
+          continue;
+        }
+      }
     }
     if (EndsKey(node.type)) {
       if (n == 0) {

@@ -27,9 +27,10 @@ void HyperionStore::SetLevelPointer(std::vector<Level>* levels, size_t i,
   }
 }
 
-void HyperionStore::RawSplice(std::vector<Level>* levels, uint32_t pos,
-                              uint32_t old_len, std::string_view bytes) {
-  const size_t li = levels->size() - 1;
+void HyperionStore::RawSpliceAt(std::vector<Level>* levels, size_t li,
+                                uint32_t pos, uint32_t old_len,
+                                std::string_view bytes) {
+  (*levels)[li].changed = true;
   uint8_t* c = Base(*levels, li);
   uint32_t size = hyperion::ContainerSize(c);
   const uint32_t used = hyperion::ContainerUsed(c);
@@ -57,12 +58,18 @@ void HyperionStore::Splice(std::vector<Level>* levels,
                            uint32_t old_len, std::string_view bytes) {
   const int64_t delta = int64_t(bytes.size()) - int64_t(old_len);
   // The outermost embedded container is the largest; once it fits, the
-  // nested ones fit too.
-  while (delta > 0 && !embeds->empty() &&
-         Base(*levels, levels->size() - 1)[embeds->front().size_pos] + delta >
-             options_.embed_limit) {
-    Eject(levels, embeds, &pos);
-  }
+  // nested ones fit too. It also leaves a container already past
+  // eject_above bytes: every splice moves the container's tail, so
+  // embedded bytes kept in a large container make each change inside it
+  // slower, while in a small container of their own they stay cheap.
+  auto must_eject = [&] {
+    if (delta <= 0 || embeds->empty()) return false;
+    const uint8_t* c = Base(*levels, levels->size() - 1);
+    return c[embeds->front().size_pos] + delta > options_.embed_limit ||
+           (options_.eject_above != 0 &&
+            hyperion::ContainerSize(c) > options_.eject_above);
+  };
+  while (must_eject()) Eject(levels, embeds, &pos);
   uint8_t* c = Base(*levels, levels->size() - 1);
   for (const Embed& e : *embeds) c[e.size_pos] = uint8_t(c[e.size_pos] + delta);
   RawSplice(levels, pos, old_len, bytes);
@@ -84,7 +91,13 @@ void HyperionStore::Eject(std::vector<Level>* levels,
   std::string pointer;
   hyperion::AppendPointerChild(&pointer, child, count);
   RawSplice(levels, e.size_pos, esize, pointer);
-  levels->push_back(Level{child, e.size_pos});
+  // Its T-nodes get their jump successors once the operation is done
+  // (FinishLevel); until then the payload's offsets stay valid.
+  levels->push_back(Level{.hp = child,
+                          .ref = e.size_pos,
+                          .depth = e.depth,
+                          .changed = true,
+                          .ejected = true});
   // Offsets inside the ejected payload move from after its size byte to
   // after the new container's header.
   const uint32_t shift = e.size_pos + 1 - hyperion::kHeaderBytes;
@@ -113,6 +126,9 @@ std::string HyperionStore::Rewritten(const uint8_t* buf, const Node& n,
       char(uint8_t(uint8_t(type) | (n.header & hyperion::kSBit) |
                    (n.header & hyperion::kDeltaMask) | (flags << kFlagShift))));
   if (hyperion::DeltaOf(n.header) == 0) out.push_back(char(buf[n.pos + 1]));
+  // A T-node keeps its jump successor; FinishLevel corrects its value.
+  out.append(reinterpret_cast<const char*>(buf + n.jump_pos),
+             n.value_pos - n.jump_pos);
   if (type == NodeType::kLeafValue) out.append(value_enc);
   out.append(child_bytes);
   return out;

@@ -21,6 +21,14 @@ void RegisterStage5Stores(StoreRegistry* registry) {
               {"embed",
                "embedded containers are ejected past this many bytes, "
                "16..255 (default 144)"},
+              {"eject_above",
+               "an embedded container growing inside a container of more "
+               "than this many bytes is ejected, 0..2^24 (default 16384; "
+               "0: only by size)"},
+              {"jump_successor",
+               "T-nodes with more than this many S-children get a jump "
+               "successor, 0..256 (default 2; the paper's threshold is 1 here; "
+               "256: none)"},
           },
       .ordered = true,
       .linear_nth = false,

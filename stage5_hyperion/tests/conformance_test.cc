@@ -11,12 +11,14 @@ namespace {
 
 using testing::KVStoreConformanceTest;
 
-INSTANTIATE_TEST_SUITE_P(Stage5, KVStoreConformanceTest,
-                         ::testing::ValuesIn(testing::ConformanceCases(
-                             RegisterStage5Stores,
-                             {"hyperion", "hyperion:embed=16",
-                              "hyperion:inline_value=0:embed=255"})),
-                         testing::ConformanceCaseName);
+INSTANTIATE_TEST_SUITE_P(
+    Stage5, KVStoreConformanceTest,
+    ::testing::ValuesIn(testing::ConformanceCases(
+        RegisterStage5Stores,
+        {"hyperion", "hyperion:embed=16", "hyperion:inline_value=0:embed=255",
+         "hyperion:jump_successor=0", "hyperion:jump_successor=256",
+         "hyperion:eject_above=64"})),
+    testing::ConformanceCaseName);
 
 }  // namespace
 }  // namespace kvlab

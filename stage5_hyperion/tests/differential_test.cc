@@ -239,9 +239,15 @@ TEST_P(HyperionDifferential, InvariantsAfterEveryOperation) {
   }
 }
 
-// The same with a tiny ejection budget and every value out of line.
+// The same with a tiny ejection budget, ejection from any container past
+// 256 bytes, every value out of line and a jump successor on every T-node
+// with children: ejections are frequent, and each ejected container gets
+// its jump successors at once.
 TEST_P(HyperionDifferential, InvariantsWithTinyEmbeddingAndExternalValues) {
-  HyperionStore store(HyperionOptions{.inline_value = 0, .embed_limit = 16});
+  HyperionStore store(HyperionOptions{.inline_value = 0,
+                                      .embed_limit = 16,
+                                      .eject_above = 256,
+                                      .jump_successor = 0});
   RunAgainstOracle(&store, GetParam().source,
                    RunSpec{.operations = testing::Scaled(3'000, 300),
                            .key_pool = 400,
@@ -250,8 +256,7 @@ TEST_P(HyperionDifferential, InvariantsWithTinyEmbeddingAndExternalValues) {
 }
 
 // The large runs: many operations on up to 10,000 keys (a bigger set makes
-// each operation slower without reaching new cases: without jump
-// successors a container's scan is linear in its nodes).
+// each operation slower without reaching new cases).
 TEST_P(HyperionDifferential, LargeRun) {
   HyperionStore store;
   const uint64_t ops = LargeOps();

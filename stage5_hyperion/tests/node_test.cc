@@ -144,5 +144,39 @@ TEST(Suffix, LongestFitsSevenBits) {
   EXPECT_EQ(SuffixBytes(U(out)), 1 + kMaxSuffix);
 }
 
+TEST(Varint, RoundTripsAtEveryLengthBoundary) {
+  for (uint64_t v : {0ull, 1ull, 127ull, 128ull, 16383ull, 16384ull,
+                     (1ull << 21) - 1, 1ull << 21, (1ull << 35) - 1}) {
+    uint8_t buf[kMaxVarintBytes + 1] = {};
+    const uint32_t n = StoreVarint(buf, v);
+    EXPECT_EQ(n, VarintSize(v)) << v;
+    EXPECT_EQ(VarintBytes(buf), n) << v;
+    EXPECT_EQ(LoadVarint(buf), v) << v;
+    EXPECT_EQ(buf[n], 0) << "wrote past its bytes: " << v;
+  }
+  EXPECT_EQ(VarintSize(127), 1u);
+  EXPECT_EQ(VarintSize(128), 2u);
+  EXPECT_EQ(VarintSize((1ull << 35) - 1), kMaxVarintBytes);
+}
+
+TEST(JumpSuccessor, FieldsAndDecoding) {
+  uint8_t buf[16] = {};
+  buf[0] = MakeHeader(NodeType::kInner, false, 0, 0) | kJumpSuccessorFlag;
+  buf[1] = 'q';
+  const uint32_t n = StoreJumpSuccessor(buf + 2, 300, 1000);
+  EXPECT_EQ(n, 4u);  // 2 bytes of jump, 1000 in a 2-byte varint
+  EXPECT_EQ(JumpSuccessorBytes(buf + 2), 4u);
+  EXPECT_EQ(LoadJump(buf + 2), 300u);
+  EXPECT_EQ(LoadJumpKeys(buf + 2), 1000u);
+  const Node t = DecodeNode(buf, 0, 0);
+  EXPECT_EQ(t.key, 'q');
+  EXPECT_EQ(t.jump_pos, 2u);
+  EXPECT_EQ(t.value_pos, 6u);
+  EXPECT_EQ(t.head_bytes(), 2u);
+  EXPECT_EQ(NodeBytes(buf), 6u);
+  // An S-node's bit 6 is its child kind, never a jump successor.
+  EXPECT_FALSE(HasJumpSuccessor(MakeHeader(NodeType::kLeaf, true, 1, 1)));
+}
+
 }  // namespace
 }  // namespace kvlab::stage5::hyperion

@@ -142,11 +142,29 @@ TEST(PaperExamples, Figure8EjectionStepByStep) {
   }
   const HyperionPointer child =
       HyperionPointer::Load(reinterpret_cast<const uint8_t*>(after.data()) + 8);
-  // The child: T 'a' with S 'b'..'q', all leaves with deltas of 1.
-  std::string expected = Bytes({0x01, 'a', 0x06, 'b'});
+  // The child: T 'a' with S 'b'..'q', all leaves with deltas of 1. Now in
+  // a real container, T 'a' has 16 children, more than the default
+  // threshold of 2, so it carries a jump successor (section 3.3): flag
+  // 0x40, 17 = 0x11 bytes of children (little-endian) and, kvlab's count
+  // for GetNth, 16 keys (a one-byte varint).
+  std::string expected = Bytes({0x41, 'a', 0x11, 0x00, 0x10, 0x06, 'b'});
   for (char k = 'c'; k <= 'q'; ++k) expected.push_back(char(0x0e));
   EXPECT_EQ(ContainerBytes(store, child).substr(4), expected);
   EXPECT_EQ(store.CheckInvariants(), "");
+  // Figure 8 itself draws containers without jump successors.
+  HyperionStore plain(
+      HyperionOptions{.embed_limit = 16, .jump_successor = 256});
+  PutAll(&plain,
+         {"xyab", "xyac", "z", "xyad", "xyae", "xyaf", "xyag", "xyah", "xyai",
+          "xyaj", "xyak", "xyal", "xyam", "xyan", "xyao", "xyap", "xyaq"});
+  const std::string plain_root = ContainerBytes(plain, plain.root());
+  EXPECT_EQ(
+      ContainerBytes(
+          plain, HyperionPointer::Load(
+                     reinterpret_cast<const uint8_t*>(plain_root.data()) + 8))
+          .substr(4),
+      Bytes({0x01, 'a', 0x06, 'b'}) + std::string(15, char(0x0e)));
+  EXPECT_EQ(plain.CheckInvariants(), "");
 }
 
 TEST(PaperExamples, DumpAnnotatesEveryNode) {

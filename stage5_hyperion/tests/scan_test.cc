@@ -127,6 +127,53 @@ TEST(SkipTNode, SkipsAllSChildren) {
   EXPECT_EQ(SkipTNode(r.buf, a.node, r.end), 10u);
 }
 
+// T 'a' with a jump successor over its S-children 'b' and 'c' (both
+// leaves), then T 'z'; `jump` is the stored jump.
+std::string JumpingContainer(uint8_t jump) {
+  const int bytes[] = {
+      0x01, 0x00, 0x00, 0x00,  // header: 32 bytes, 0 free (not read)
+      0x41, 'a',               // T 'a' inner, key explicit
+      jump, 0x00,              //   jump successor: bytes to skip,
+      0x02,                    //   and keys below (2, a varint)
+      0x06, 'b',               //   S 'b' leaf
+      0x0e,                    //   S 'c' leaf, delta 1
+      0x01, 'z',               // T 'z' inner
+      0x06, 'y',               //   S 'y' leaf
+  };
+  std::string s;
+  for (int b : bytes) s.push_back(char(b));
+  s.resize(32);
+  return s;
+}
+
+TEST(SkipTNode, TakesTheJumpSuccessor) {
+  std::string c = JumpingContainer(3);
+  Region r{reinterpret_cast<const uint8_t*>(c.data()), 4, 15};
+  SiblingSearch a = FindT(r, 'a');
+  ASSERT_TRUE(a.found);
+  EXPECT_EQ(a.node.jump_pos, 6u);
+  EXPECT_EQ(a.node.value_pos, 9u);
+  EXPECT_EQ(LoadJumpKeys(r.buf + a.node.jump_pos), 2u);
+  EXPECT_EQ(SkipTNode(r.buf, a.node, r.end), 12u);
+  EXPECT_EQ(SkipSChildren(r.buf, a.node.end, r.end), 12u);
+  SiblingSearch z = FindT(r, 'z');
+  EXPECT_TRUE(z.found);
+  EXPECT_EQ(z.pos, 12u);
+  // The scan trusts the jump without walking: a jump of 2 lands on 'c',
+  // an S-node, which FindT does not take for a T-node.
+  c = JumpingContainer(2);
+  r.buf = reinterpret_cast<const uint8_t*>(c.data());
+  a = FindT(r, 'a');
+  EXPECT_EQ(SkipTNode(r.buf, a.node, r.end), 11u);
+  EXPECT_FALSE(FindT(r, 'z').found);
+  // 0 means "too far": the scan walks.
+  c = JumpingContainer(0);
+  r.buf = reinterpret_cast<const uint8_t*>(c.data());
+  a = FindT(r, 'a');
+  EXPECT_EQ(SkipTNode(r.buf, a.node, r.end), 12u);
+  EXPECT_TRUE(FindT(r, 'z').found);
+}
+
 TEST(FindT, EmptyRegionStopsAtZeroByte) {
   const uint8_t zeros[8] = {0};
   const Region r{zeros, 4, 8};

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "hyperion_store.h"
 #include "kvlab/stage5/stores.h"
@@ -99,6 +100,134 @@ TEST(HyperionStore, DeletingEverythingReturnsToEmptyMemory) {
   EXPECT_TRUE(store.root().IsNull());
   EXPECT_EQ(store.memory().Stats().Total().chunks_in_use, 0u);
   EXPECT_EQ(store.MemoryUsage(), empty_usage);
+}
+
+// The root container's node bytes.
+std::string RootNodes(const HyperionStore& store) {
+  const auto* c =
+      static_cast<const uint8_t*>(store.memory().Resolve(store.root()));
+  return std::string(reinterpret_cast<const char*>(c) + hyperion::kHeaderBytes,
+                     hyperion::ContainerUsed(c) - hyperion::kHeaderBytes);
+}
+
+TEST(HyperionStore, JumpSuccessorsFollowTheChildCount) {
+  HyperionStore store;  // the default threshold: more than 2 children
+  for (const char* key : {"ab", "ac", "b"}) ASSERT_FALSE(*store.Put(key, ""));
+  EXPECT_EQ(RootNodes(store)[0], 0x01);  // T 'a', two children: no jump
+  ASSERT_FALSE(*store.Put("ad", ""));
+  // Three children: flag set, jump over the S-nodes: b with its explicit
+  // key byte (2 bytes), c and d as deltas (1 byte each); then 3 keys (a
+  // one-byte varint).
+  EXPECT_EQ(RootNodes(store).substr(0, 5),
+            std::string("\x41\x61\x04\x00\x03", 5));
+  EXPECT_EQ(store.CheckInvariants(), "");
+  // A value on the T-node (length byte and 3 bytes) lies between the jump
+  // and the next T-node.
+  ASSERT_FALSE(*store.Put("a", "xyz"));
+  EXPECT_EQ(RootNodes(store).substr(0, 5),
+            std::string("\x43\x61\x08\x00\x04", 5));
+  EXPECT_EQ(store.CheckInvariants(), "");
+  // Growing a child (an embedded container below "ac") moves the jump.
+  ASSERT_FALSE(*store.Put("acxy", "1"));
+  ASSERT_FALSE(*store.Put("acxz", "2"));
+  EXPECT_EQ(store.CheckInvariants(), "");
+  std::string v;
+  ASSERT_TRUE(store.Get("b", &v));
+  // Back to two children: the jump successor goes.
+  ASSERT_TRUE(store.Delete("ad"));
+  ASSERT_TRUE(store.Delete("ab"));
+  EXPECT_EQ(store.CheckInvariants(), "");
+  EXPECT_EQ(RootNodes(store)[0] & hyperion::kJumpSuccessorFlag, 0);
+  ASSERT_TRUE(store.Get("b", &v));
+  // Switched off, no T-node has one.
+  HyperionStore off(HyperionOptions{.jump_successor = 256});
+  for (int i = 0; i < 256; ++i) {
+    ASSERT_FALSE(*off.Put(std::string{'a', char(i)}, "v"));
+  }
+  EXPECT_EQ(RootNodes(off)[0] & hyperion::kJumpSuccessorFlag, 0);
+  EXPECT_EQ(off.CheckInvariants(), "");
+}
+
+TEST(HyperionStore, JumpSuccessorKeyCountGrowsAndShrinksItsVarint) {
+  // T 'a' of the root with three children; the keys below "ab" soon live
+  // in a container of their own, so most puts only pass through the root
+  // and its count goes from one varint byte to two at 128 keys and back.
+  HyperionStore store;
+  for (const char* key : {"ab", "ac", "ad"}) ASSERT_FALSE(*store.Put(key, ""));
+  auto key_count = [&] {
+    const std::string nodes = RootNodes(store);
+    return hyperion::LoadJumpKeys(
+        reinterpret_cast<const uint8_t*>(nodes.data()) + 2);
+  };
+  auto varint_bytes = [&] {
+    const std::string nodes = RootNodes(store);
+    return hyperion::VarintBytes(
+        reinterpret_cast<const uint8_t*>(nodes.data()) + 4);
+  };
+  for (int i = 0; i < 200; ++i) {
+    ASSERT_FALSE(*store.Put(absl::StrCat("ab", i * 7919 % 1000), "v"));
+    ASSERT_EQ(store.CheckInvariants(), "") << i;
+    ASSERT_EQ(key_count(), 4u + i);
+    ASSERT_EQ(varint_bytes(), 4u + i < 128 ? 1u : 2u);
+  }
+  std::string k;
+  ASSERT_TRUE(store.GetNth(150, &k, nullptr));
+  for (int i = 0; i < 200; ++i) {
+    ASSERT_TRUE(store.Delete(absl::StrCat("ab", i * 7919 % 1000)));
+    ASSERT_EQ(store.CheckInvariants(), "") << i;
+    ASSERT_EQ(key_count(), 202u - i);
+  }
+  EXPECT_EQ(varint_bytes(), 1u);
+}
+
+TEST(HyperionStore, LargeContainersEjectTheEmbeddedContainersThatGrow) {
+  // 60 two-byte keys make a root of more than 64 bytes; "qx1" then puts a
+  // suffix below "qx" and "qx2" turns it into a small embedded container.
+  // With eject_above=64 the next key growing it ejects it, far below the
+  // embedding budget; with the option off it stays embedded.
+  for (const uint32_t eject_above : {64u, 0u}) {
+    HyperionStore store(HyperionOptions{.eject_above = eject_above});
+    for (int i = 0; i < 60; ++i) {
+      ASSERT_FALSE(*store.Put(std::string{'a', char('A' + i)}, ""));
+    }
+    ASSERT_FALSE(*store.Put("qx1", "v"));
+    ASSERT_FALSE(*store.Put("qx2", "v"));
+    ASSERT_FALSE(*store.Put("qx3", "v"));
+    EXPECT_EQ(store.CheckInvariants(), "");
+    const std::string dump = store.DebugString();
+    const bool ejected = dump.find("S 'x' inner, key explicit, -> container") !=
+                         std::string::npos;
+    EXPECT_EQ(ejected, eject_above != 0) << dump;
+    std::string v;
+    EXPECT_TRUE(store.Get("qx2", &v));
+  }
+}
+
+TEST(HyperionStore, JumpSuccessorTooFarForSixteenBitsIsZero) {
+  // 256 children with 255-byte values: about 66,000 bytes under T 'a'.
+  HyperionStore store;
+  const std::string value(255, 'v');
+  for (int i = 0; i < 256; ++i) {
+    ASSERT_FALSE(*store.Put(std::string{'a', char(i)}, value));
+  }
+  ASSERT_FALSE(*store.Put("b", "after"));
+  const std::string nodes = RootNodes(store);
+  ASSERT_EQ(uint8_t(nodes[0]) & hyperion::kJumpSuccessorFlag,
+            hyperion::kJumpSuccessorFlag);
+  EXPECT_EQ(
+      hyperion::LoadJump(reinterpret_cast<const uint8_t*>(nodes.data()) + 2),
+      0u);
+  EXPECT_EQ(store.CheckInvariants(), "");
+  std::string v;
+  ASSERT_TRUE(store.Get("b", &v));
+  EXPECT_EQ(v, "after");
+  // Below 65,536 bytes again, the jump is stored.
+  for (int i = 0; i < 10; ++i)
+    ASSERT_TRUE(store.Delete(std::string{'a', char(i)}));
+  EXPECT_NE(hyperion::LoadJump(
+                reinterpret_cast<const uint8_t*>(RootNodes(store).data()) + 2),
+            0u);
+  EXPECT_EQ(store.CheckInvariants(), "");
 }
 
 TEST(HyperionStore, GetNthThroughChildContainers) {

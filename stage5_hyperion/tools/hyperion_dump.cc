@@ -4,28 +4,38 @@
 //
 //   hyperion_dump a and be that the to
 //   hyperion_dump --embed=16 that the thio thou thus thy thz
+//   hyperion_dump --embed=16 --jump_successor=256 ...   (any store option)
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <string_view>
 
+#include "absl/status/statusor.h"
 #include "hyperion_store.h"
+#include "kvlab/registry.h"
+#include "kvlab/stage5/stores.h"
 
 int main(int argc, char** argv) {
-  kvlab::stage5::HyperionOptions options;
+  // Leading --name=value flags are the store's options (kvbench --list).
+  std::string spec = "hyperion";
   int first = 1;
-  for (; first < argc; ++first) {
-    const std::string_view arg = argv[first];
-    if (arg.substr(0, 8) == "--embed=") {
-      options.embed_limit = uint32_t(std::atoi(argv[first] + 8));
-    } else if (arg.substr(0, 15) == "--inline_value=") {
-      options.inline_value = uint32_t(std::atoi(argv[first] + 15));
-    } else {
-      break;
-    }
+  for (; first < argc && std::string_view(argv[first]).substr(0, 2) == "--";
+       ++first) {
+    spec += ':';
+    spec += argv[first] + 2;
   }
-  kvlab::stage5::HyperionStore store(options);
+  // The registry checks option names and ranges as kvbench does.
+  kvlab::StoreRegistry registry;
+  kvlab::RegisterStage5Stores(&registry);
+  absl::StatusOr<std::unique_ptr<kvlab::KVStore>> made = registry.Make(spec);
+  if (!made.ok()) {
+    std::fprintf(stderr, "hyperion_dump: %s\n",
+                 std::string(made.status().message()).c_str());
+    return 2;
+  }
+  auto& store = static_cast<kvlab::stage5::HyperionStore&>(**made);
   for (int i = first; i < argc; ++i) {
     const std::string_view arg = argv[i];
     const size_t eq = arg.find('=');
