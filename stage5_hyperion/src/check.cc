@@ -44,15 +44,12 @@ std::string HyperionStore::CheckJumpSuccessor(const uint8_t* buf, const Node& t,
                                               bool embedded) const {
   const bool present = hyperion::HasJumpSuccessor(t.header);
   if (embedded) return present ? "jump successor in embedded container" : "";
-  uint32_t children = 0;
-  uint32_t end = t.end;
-  while (end < region.end && hyperion::IsS(buf[end])) {
-    end += hyperion::NodeBytes(buf + end);
-    ++children;
-  }
-  if (present != (children > options_.jump_successor)) {
+  const hyperion::SChildren children =
+      hyperion::MeasureSChildren(buf, t, region.end);
+  const uint32_t end = children.end;
+  if (present != (children.count > options_.jump_successor)) {
     return absl::StrCat(present ? "jump successor" : "no jump successor",
-                        " on a T-node with ", children, " children");
+                        " on a T-node with ", children.count, " children");
   }
   if (!present) return "";
   const uint32_t bytes = end - t.value_pos;

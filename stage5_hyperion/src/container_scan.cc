@@ -7,6 +7,16 @@ uint32_t SkipSChildren(const uint8_t* buf, uint32_t pos, uint32_t end) {
   return pos;
 }
 
+SChildren MeasureSChildren(const uint8_t* buf, const Node& t, uint32_t end) {
+  SChildren c;
+  c.end = t.end;
+  while (c.end < end && IsS(buf[c.end])) {
+    c.end += NodeBytes(buf + c.end);
+    ++c.count;
+  }
+  return c;
+}
+
 uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end) {
   if (HasJumpSuccessor(t.header)) {
     const uint32_t jump = LoadJump(buf + t.jump_pos);

@@ -97,6 +97,13 @@ struct SiblingSearch {
 // them one by one; stops at `end`, a zero byte or a T-node.
 uint32_t SkipSChildren(const uint8_t* buf, uint32_t pos, uint32_t end);
 
+// The S-children of T-node `t`, walked: how many, and one past the last.
+struct SChildren {
+  uint32_t count = 0;
+  uint32_t end = 0;
+};
+SChildren MeasureSChildren(const uint8_t* buf, const Node& t, uint32_t end);
+
 // One past the T-node at `t` and all its S-node children: one addition if
 // `t` has a jump successor, else a walk over the children.
 uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end);

@@ -24,22 +24,6 @@ using hyperion::Node;
 
 namespace {
 
-// The children of T-node `t` and where they end (its next sibling).
-struct Children {
-  uint32_t count = 0;
-  uint32_t end = 0;
-};
-
-Children MeasureChildren(const uint8_t* buf, const Node& t, uint32_t end) {
-  Children c;
-  c.end = t.end;
-  while (c.end < end && hyperion::IsS(buf[c.end])) {
-    c.end += hyperion::NodeBytes(buf + c.end);
-    ++c.count;
-  }
-  return c;
-}
-
 // The stored form of a jump of `bytes`: 0 when 16 bits cannot hold it.
 uint32_t JumpValue(uint32_t bytes) { return bytes > 0xffff ? 0 : bytes; }
 
@@ -70,7 +54,8 @@ std::string HyperionStore::WithJumpSuccessors(std::string_view nodes) const {
   uint8_t prev = 0;
   while (pos < end && buf[pos] != 0) {
     const Node t = DecodeNode(buf, pos, prev);
-    const Children children = MeasureChildren(buf, t, end);
+    const hyperion::SChildren children =
+        hyperion::MeasureSChildren(buf, t, end);
     const bool jump = children.count > options_.jump_successor;
     AppendTHead(buf, t, jump, JumpValue(children.end - t.value_pos),
                 jump ? CountKeys(Region{buf, t.pos, children.end}) : 0, &out);
@@ -128,7 +113,7 @@ void HyperionStore::FinishLevel(std::vector<Level>* levels, size_t i,
       hyperion::FindT(hyperion::WholeContainer(c), uint8_t(key[level.depth]));
   if (!ts.found) return;  // the operation removed it
   const Node& t = ts.node;
-  const Children children = MeasureChildren(c, t, used);
+  const hyperion::SChildren children = hyperion::MeasureSChildren(c, t, used);
   const bool wanted = children.count > options_.jump_successor;
   const bool present = hyperion::HasJumpSuccessor(t.header);
   const uint32_t jump = JumpValue(children.end - t.value_pos);

@@ -156,6 +156,9 @@ TEST(SkipTNode, TakesTheJumpSuccessor) {
   EXPECT_EQ(LoadJumpKeys(r.buf + a.node.jump_pos), 2u);
   EXPECT_EQ(SkipTNode(r.buf, a.node, r.end), 12u);
   EXPECT_EQ(SkipSChildren(r.buf, a.node.end, r.end), 12u);
+  const SChildren children = MeasureSChildren(r.buf, a.node, r.end);
+  EXPECT_EQ(children.count, 2u);
+  EXPECT_EQ(children.end, 12u);
   SiblingSearch z = FindT(r, 'z');
   EXPECT_TRUE(z.found);
   EXPECT_EQ(z.pos, 12u);
