@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "kvlab/string_view_compat.h"
@@ -129,6 +130,19 @@ std::string UnreliableBuildWarning(const BuildInfo& build, bool allowed) {
               : "Refusing to run. Pass --allow_debug to run anyway (for "
                 "testing kvbench itself).\n",
       rule, "\n");
+}
+
+std::string MachineLine(const MachineInfo& machine) {
+  return absl::StrFormat(
+      "machine: %s, %d cores, %.1f GiB, %s", machine.cpu_model, machine.cores,
+      double(machine.memory_bytes) / (1 << 30), machine.kernel);
+}
+
+std::string BuildLine(const BuildInfo& build) {
+  return absl::StrFormat(
+      "build: %s, sanitizer %s, %s, flags '%s', %s", build.type,
+      build.sanitizer.empty() ? "none" : build.sanitizer, build.compiler,
+      build.flags, build.allocator.empty() ? "glibc malloc" : build.allocator);
 }
 
 std::string UtcTimestamp() {

@@ -12,8 +12,6 @@
 namespace kvbench {
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024 * 1024;
-
 std::string Mark(const RunContext& context) {
   return context.unreliable
              ? absl::StrCat("  [", kvlab::ToAbsl(kUnreliableMark), "]")
@@ -82,14 +80,8 @@ std::vector<std::string> FormatHeader(const RunContext& context) {
       data.name, WithCommas(data.n), data.avg_key_bytes, data.avg_value_bytes,
       data.order == LoadOrder::kSorted ? "sorted" : "random", data.seed,
       data.note.empty() ? "" : absl::StrCat(" (", data.note, ")"), mark));
-  lines.push_back(absl::StrFormat(
-      "machine: %s, %d cores, %.1f GiB, %s%s", machine.cpu_model, machine.cores,
-      machine.memory_bytes / kGiB, machine.kernel, mark));
-  lines.push_back(absl::StrFormat(
-      "build: %s, sanitizer %s, %s, flags '%s', %s%s", build.type,
-      build.sanitizer.empty() ? "none" : build.sanitizer, build.compiler,
-      build.flags, build.allocator.empty() ? "glibc malloc" : build.allocator,
-      mark));
+  lines.push_back(MachineLine(machine) + mark);
+  lines.push_back(BuildLine(build) + mark);
   lines.push_back(absl::StrFormat(
       "run: phases %s, verify %s, course threads %d x %g s, repeat %d "
       "(medians), %s%s",
