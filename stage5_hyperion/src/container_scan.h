@@ -97,6 +97,11 @@ struct SiblingSearch {
 // them one by one; stops at `end`, a zero byte or a T-node.
 uint32_t SkipSChildren(const uint8_t* buf, uint32_t pos, uint32_t end);
 
+// True if a T-node starts at `pos` (not a zero byte, not an S-node).
+inline bool IsTNodeAt(const uint8_t* buf, uint32_t pos) {
+  return buf[pos] != 0 && !IsS(buf[pos]);
+}
+
 // The S-children of T-node `t`, walked: how many, and one past the last.
 struct SChildren {
   uint32_t count = 0;

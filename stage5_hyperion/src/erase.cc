@@ -64,7 +64,10 @@ bool HyperionStore::DeleteImpl(std::string_view key) {
     const uint8_t* buf = region.buf;
     const SiblingSearch ts = hyperion::FindT(region, uint8_t(key[depth]));
     if (!ts.found) return false;
-    if (!frame.embedded) levels.back().t_pos = ts.pos;
+    if (!frame.embedded) {
+      levels.back().t_pos = ts.pos;
+      levels.back().t_prev = ts.prev;
+    }
     frame.t_pos = ts.pos;
     frame.t_prev = ts.prev;
     if (key.size() == depth + 1) {

@@ -106,15 +106,16 @@ class HyperionStore final : public KVStore {
   // One real container on the path of an operation: `hp`, and where its
   // pointer is stored: at offset `ref` of the previous level's container
   // (level 0 is the root, whose pointer is root_); its T-nodes hold key
-  // byte `depth`, the one on the path starts at `t_pos` (until a splice
-  // moves it). `changed` once a splice touched it, `ejected` if the
-  // operation made it from an embedded container, `finished` once
-  // FinishLevel ran (jump_successor.cc).
+  // byte `depth`; the one on the path (or its insertion point) is at
+  // `t_pos`, after a sibling with key byte `t_prev`. `changed` once a
+  // splice touched it, `ejected` if the operation made it from an embedded
+  // container, `finished` once FinishLevel ran (jump_successor.cc).
   struct Level {
     HyperionPointer hp;
     uint32_t ref = 0;
     size_t depth = 0;
     uint32_t t_pos = 0;
+    uint8_t t_prev = 0;
     bool changed = false;
     bool ejected = false;
     bool finished = false;
@@ -189,8 +190,9 @@ class HyperionStore final : public KVStore {
   // --- jump successors (jump_successor.cc)
   // Brings the jump successors of level `i` up to date after an operation
   // on `key` that changed the number of keys by `key_delta` (-1, 0, 1):
-  // only the T-node on the key's path (key byte levels[i].depth) can be
-  // stale, or every T-node if the level was just ejected. Run deepest level
+  // only the T-node on the key's path (key byte levels[i].depth, at
+  // levels[i].t_pos) can be stale, or every T-node if the level was just
+  // ejected. Run deepest level
   // first: a level's pointer lives in the level above, which must not have
   // moved yet. Runs once per level.
   void FinishLevel(std::vector<Level>* levels, size_t i, std::string_view key,

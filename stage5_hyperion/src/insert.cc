@@ -66,7 +66,10 @@ bool HyperionStore::PutImpl(std::string_view key, std::string_view value) {
     const uint8_t* buf = region.buf;
     const uint8_t t = uint8_t(key[depth]);
     const SiblingSearch ts = hyperion::FindT(region, t);
-    if (!in_embedded) levels.back().t_pos = ts.pos;
+    if (!in_embedded) {
+      levels.back().t_pos = ts.pos;
+      levels.back().t_prev = ts.prev;
+    }
     if (!ts.found) {
       const Entry entry{key.substr(depth), value_enc};
       std::string bytes;

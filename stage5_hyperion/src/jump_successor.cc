@@ -7,9 +7,9 @@
 // Operations never keep them up to date splice by splice. A change inside
 // a real container only ever touches the subtree of one top-level T-node,
 // the one holding the key's byte at that level, so once the operation is
-// done FinishLevel finds that T-node again by its key byte (stepping over
-// the T-nodes before it, whose jump successors are still right), measures
-// its children and rewrites, adds or removes its 3-7 bytes; in a container
+// done FinishLevel takes that T-node where the descent met it (no splice
+// starts before it), measures its children and rewrites, adds or removes
+// its 3-7 bytes; in a container
 // the operation only passed through, it adds the change in keys to the
 // T-node's count. A container just ejected from an embedded one (which
 // has no jump successors) is normalised as a whole; it is small.
@@ -89,7 +89,7 @@ void HyperionStore::FinishLevel(std::vector<Level>* levels, size_t i,
   uint8_t* c = Base(*levels, i);
   if (!level.changed) {
     // Untouched bytes: the T-node is where the descent met it.
-    const Node t = DecodeNode(c, level.t_pos, 0);
+    const Node t = DecodeNode(c, level.t_pos, level.t_prev);
     if (key_delta != 0 && hyperion::HasJumpSuccessor(t.header)) {
       const uint8_t* jump = c + t.jump_pos;
       SetJumpSuccessor(levels, i, t, hyperion::LoadJump(jump),
@@ -109,10 +109,13 @@ void HyperionStore::FinishLevel(std::vector<Level>* levels, size_t i,
     }
     return;
   }
-  const hyperion::SiblingSearch ts =
-      hyperion::FindT(hyperion::WholeContainer(c), uint8_t(key[level.depth]));
-  if (!ts.found) return;  // the operation removed it
-  const Node& t = ts.node;
+  // Every splice of the operation in this container started at the
+  // path's T-node or after it, so it still starts at t_pos: unless the
+  // operation removed it, and the next T-node (re-encoded against the same
+  // predecessor, t_prev) or the end took its place.
+  if (level.t_pos >= used || !hyperion::IsTNodeAt(c, level.t_pos)) return;
+  const Node t = DecodeNode(c, level.t_pos, level.t_prev);
+  if (t.key != uint8_t(key[level.depth])) return;
   const hyperion::SChildren children = hyperion::MeasureSChildren(c, t, used);
   const bool wanted = children.count > options_.jump_successor;
   const bool present = hyperion::HasJumpSuccessor(t.header);
