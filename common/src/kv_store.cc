@@ -42,4 +42,10 @@ bool KVStore::Delete(std::string_view key) {
   return DeleteImpl(key);
 }
 
+bool KVStore::DeleteNthByKey(uint64_t n) {
+  std::string key;
+  if (!GetNth(n, &key, nullptr)) return false;
+  return DeleteImpl(key);
+}
+
 }  // namespace kvlab

@@ -321,10 +321,6 @@ bool HyperionStore::NthInRegion(const Region& region, uint64_t n,
   return false;
 }
 
-bool HyperionStore::DeleteNth(uint64_t n) {
-  std::string key;
-  if (!GetNth(n, &key, nullptr)) return false;
-  return DeleteImpl(key);
-}
+bool HyperionStore::DeleteNth(uint64_t n) { return DeleteNthByKey(n); }
 
 }  // namespace kvlab::stage5

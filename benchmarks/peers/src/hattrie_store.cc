@@ -133,11 +133,7 @@ bool HatTrieStore::GetNth(uint64_t n, std::string* key,
   return true;
 }
 
-bool HatTrieStore::DeleteNth(uint64_t n) {
-  std::string key;
-  if (!GetNth(n, &key, nullptr)) return false;
-  return DeleteImpl(key);
-}
+bool HatTrieStore::DeleteNth(uint64_t n) { return DeleteNthByKey(n); }
 
 uint64_t HatTrieStore::Scan(std::string_view start, ScanVisitor visitor) const {
   return Walk(start, [&](std::string_view key, const void* blob) {

@@ -208,10 +208,6 @@ bool JudyLStore::GetNth(uint64_t n, std::string* key,
   return true;
 }
 
-bool JudyLStore::DeleteNth(uint64_t n) {
-  std::string key;
-  if (!GetNth(n, &key, nullptr)) return false;
-  return DeleteImpl(key);
-}
+bool JudyLStore::DeleteNth(uint64_t n) { return DeleteNthByKey(n); }
 
 }  // namespace kvlab::peers

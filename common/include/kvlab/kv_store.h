@@ -104,6 +104,10 @@ class KVStore {
   virtual bool PutImpl(std::string_view key, std::string_view value) = 0;
   virtual bool GetImpl(std::string_view key, std::string* value) const = 0;
   virtual bool DeleteImpl(std::string_view key) = 0;
+
+  // DeleteNth for a store with no faster way: finds the n-th key with
+  // GetNth, then deletes it. False when n >= Size().
+  bool DeleteNthByKey(uint64_t n);
 };
 
 }  // namespace kvlab
