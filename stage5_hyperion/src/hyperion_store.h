@@ -179,6 +179,12 @@ class HyperionStore final : public KVStore {
                    uint32_t old_len, std::string_view bytes);
   void Eject(std::vector<Level>* levels, std::vector<Embed>* embeds,
              uint32_t* pos);
+  // Puts `nodes` (one new sibling with key byte `key` and its subtree,
+  // delta-encoded after search.prev) at the insertion point of `search`,
+  // and re-encodes the sibling after it to follow `key`.
+  void InsertSibling(std::vector<Level>* levels, std::vector<Embed>* embeds,
+                     const hyperion::SiblingSearch& search, uint8_t key,
+                     std::string nodes);
   // Node `n`'s header and key byte re-encoded after sibling key `prev`.
   static std::string Reencoded(const Node& n, uint8_t prev);
   // Node `n` (at its position) with a new type, value and child; keeps its

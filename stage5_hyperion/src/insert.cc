@@ -5,6 +5,7 @@
 // pointer, an embedded container or a suffix (which splits).
 
 #include <cstring>
+#include <utility>
 
 #include "hyperion_store.h"
 
@@ -74,12 +75,7 @@ bool HyperionStore::PutImpl(std::string_view key, std::string_view value) {
       const Entry entry{key.substr(depth), value_enc};
       std::string bytes;
       BuildTLevel(&entry, 1, 0, ts.prev, &bytes);
-      uint32_t old_len = 0;
-      if (ts.has_next) {
-        bytes += Reencoded(ts.node, t);
-        old_len = ts.node.head_bytes();
-      }
-      Splice(&levels, &embeds, ts.pos, old_len, bytes);
+      InsertSibling(&levels, &embeds, ts, t, std::move(bytes));
       break;
     }
     const Node tn = ts.node;
@@ -97,12 +93,7 @@ bool HyperionStore::PutImpl(std::string_view key, std::string_view value) {
       const Entry entry{key.substr(depth + 1), value_enc};
       std::string bytes;
       BuildSLevel(&entry, 1, 0, ss.prev, &bytes);
-      uint32_t old_len = 0;
-      if (ss.has_next) {
-        bytes += Reencoded(ss.node, s);
-        old_len = ss.node.head_bytes();
-      }
-      Splice(&levels, &embeds, ss.pos, old_len, bytes);
+      InsertSibling(&levels, &embeds, ss, s, std::move(bytes));
       break;
     }
     const Node sn = ss.node;

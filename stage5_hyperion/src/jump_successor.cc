@@ -88,9 +88,10 @@ void HyperionStore::FinishLevel(std::vector<Level>* levels, size_t i,
   level.finished = true;
   uint8_t* c = Base(*levels, i);
   if (!level.changed) {
+    if (key_delta == 0) return;
     // Untouched bytes: the T-node is where the descent met it.
     const Node t = DecodeNode(c, level.t_pos, level.t_prev);
-    if (key_delta != 0 && hyperion::HasJumpSuccessor(t.header)) {
+    if (hyperion::HasJumpSuccessor(t.header)) {
       const uint8_t* jump = c + t.jump_pos;
       SetJumpSuccessor(levels, i, t, hyperion::LoadJump(jump),
                        hyperion::LoadJumpKeys(jump) + key_delta);

@@ -109,6 +109,19 @@ void HyperionStore::Eject(std::vector<Level>* levels,
   }
 }
 
+void HyperionStore::InsertSibling(std::vector<Level>* levels,
+                                  std::vector<Embed>* embeds,
+                                  const hyperion::SiblingSearch& search,
+                                  uint8_t key, std::string nodes) {
+  uint32_t old_len = 0;
+  if (search.has_next) {
+    // The sibling after the insertion point now follows `key`.
+    nodes += Reencoded(search.node, key);
+    old_len = search.node.head_bytes();
+  }
+  Splice(levels, embeds, search.pos, old_len, nodes);
+}
+
 std::string HyperionStore::Reencoded(const Node& n, uint8_t prev) {
   std::string out;
   hyperion::AppendHeaderAndKey(&out, n.type, n.s, prev, n.key,
