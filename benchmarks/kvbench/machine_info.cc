@@ -132,15 +132,15 @@ std::string UnreliableBuildWarning(const BuildInfo& build, bool allowed) {
       rule, "\n");
 }
 
-std::string MachineLine(const MachineInfo& machine) {
+std::string MachineDescription(const MachineInfo& machine) {
   return absl::StrFormat(
-      "machine: %s, %d cores, %.1f GiB, %s", machine.cpu_model, machine.cores,
+      "%s, %d cores, %.1f GiB, %s", machine.cpu_model, machine.cores,
       double(machine.memory_bytes) / (1 << 30), machine.kernel);
 }
 
-std::string BuildLine(const BuildInfo& build) {
+std::string BuildDescription(const BuildInfo& build) {
   return absl::StrFormat(
-      "build: %s, sanitizer %s, %s, flags '%s', %s", build.type,
+      "%s, sanitizer %s, %s, flags '%s', %s", build.type,
       build.sanitizer.empty() ? "none" : build.sanitizer, build.compiler,
       build.flags, build.allocator.empty() ? "glibc malloc" : build.allocator);
 }

@@ -50,10 +50,11 @@ inline constexpr std::string_view kUnreliableMark =
 // The loud multi-line warning printed for an unreliable build.
 std::string UnreliableBuildWarning(const BuildInfo& build, bool allowed);
 
-// The "machine: ..." and "build: ..." lines every kvlab measurement
-// prints (without a trailing newline or mark).
-std::string MachineLine(const MachineInfo& machine);
-std::string BuildLine(const BuildInfo& build);
+// What every kvlab measurement prints after "machine: " and "build: ":
+// "Intel(R) Xeon(R) Processor, 2 cores, 23.5 GiB, Linux 6.1.0" and
+// "Release, sanitizer none, g++ 12.2.0, flags '-O2 -DNDEBUG', glibc malloc".
+std::string MachineDescription(const MachineInfo& machine);
+std::string BuildDescription(const BuildInfo& build);
 
 // Now as "2024-05-01T12:34:56Z".
 std::string UtcTimestamp();

@@ -80,8 +80,8 @@ std::vector<std::string> FormatHeader(const RunContext& context) {
       data.name, WithCommas(data.n), data.avg_key_bytes, data.avg_value_bytes,
       data.order == LoadOrder::kSorted ? "sorted" : "random", data.seed,
       data.note.empty() ? "" : absl::StrCat(" (", data.note, ")"), mark));
-  lines.push_back(MachineLine(machine) + mark);
-  lines.push_back(BuildLine(build) + mark);
+  lines.push_back("machine: " + MachineDescription(machine) + mark);
+  lines.push_back("build: " + BuildDescription(build) + mark);
   lines.push_back(absl::StrFormat(
       "run: phases %s, verify %s, course threads %d x %g s, repeat %d "
       "(medians), %s%s",

@@ -113,9 +113,13 @@ int main(int argc, char** argv) {
       data->info().avg_key_bytes, data->info().avg_value_bytes,
       (unsigned long)calls, (unsigned long)seed,
       kvbench::UtcTimestamp().c_str());
-  std::printf("%s\n%s\n",
-              kvbench::MachineLine(kvbench::ReadMachineInfo()).c_str(),
-              kvbench::BuildLine(build).c_str());
+  std::printf("machine: %s\nbuild: %s\n",
+              kvbench::MachineDescription(kvbench::ReadMachineInfo()).c_str(),
+              (kvbench::BuildDescription(build) +
+               (kvbench::IsReliableBuild(build)
+                    ? ""
+                    : "  " + std::string(kvbench::kUnreliableMark)))
+                  .c_str());
   std::printf("%-28s %9s %10s %10s %10s %10s\n", "store", "load s", "median us",
               "p90 us", "p99 us", "max us");
   int status = 0;

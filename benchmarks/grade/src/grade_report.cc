@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "kvbench/json.h"
+#include "kvbench/machine_info.h"
 
 namespace kvgrade {
 namespace {
@@ -43,20 +44,9 @@ std::string FormatGradeBlock(const GradeContext& context,
   line("threads", absl::StrCat(o.threads));
   line("seconds", absl::StrFormat("%g", o.seconds));
   line("seed", absl::StrCat(o.seed));
-  line("machine",
-       absl::StrFormat("%s, %d cores, %.1f GiB, %s", context.machine.cpu_model,
-                       context.machine.cores,
-                       context.machine.memory_bytes / 1073741824.0,
-                       context.machine.kernel));
-  line(
-      "build",
-      absl::StrCat(
-          context.build.type, ", sanitizer ",
-          context.build.sanitizer.empty() ? "none" : context.build.sanitizer,
-          ", ", context.build.compiler, ", flags '", context.build.flags, "', ",
-          context.build.allocator.empty() ? "glibc malloc"
-                                          : context.build.allocator,
-          context.unreliable ? " [UNRELIABLE]" : ""));
+  line("machine", kvbench::MachineDescription(context.machine));
+  line("build", kvbench::BuildDescription(context.build) +
+                    (context.unreliable ? " [UNRELIABLE]" : ""));
   line("date", context.date);
   line("loaded", absl::StrCat(result.loaded));
   line("checked", absl::StrCat(result.checked));
