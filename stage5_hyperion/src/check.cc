@@ -2,9 +2,11 @@
 // it after every operation of small randomized runs.
 
 #include <algorithm>
+#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "hyperion_store.h"
+#include "jump_table.h"
 
 namespace kvlab::stage5 {
 
@@ -67,6 +69,50 @@ std::string HyperionStore::CheckJumpSuccessor(const uint8_t* buf, const Node& t,
   return "";
 }
 
+std::string HyperionStore::CheckJumpTable(const Region& region) const {
+  const uint8_t* c = region.buf;
+  // Every T-node's offset, key byte and the keys before it, counted anew.
+  std::map<uint32_t, std::pair<uint8_t, uint64_t>> t_nodes;
+  uint64_t keys = 0;
+  uint32_t pos = region.begin;
+  uint8_t prev = 0;
+  while (pos < region.end && hyperion::IsTNodeAt(c, pos)) {
+    const Node t = DecodeNode(c, pos, prev);
+    const uint32_t end = hyperion::SkipSChildren(c, t.end, region.end);
+    t_nodes[pos] = {t.key, keys};
+    keys += CountKeys(Region{c, pos, end, 0});
+    prev = t.key;
+    pos = end;
+  }
+  bool unused_seen = false;
+  int last_key = -1;
+  for (uint32_t i = 0; i < region.table_entries; ++i) {
+    const hyperion::JumpTableEntry e = hyperion::LoadJumpTableEntry(c, i);
+    const std::string at = absl::StrCat("jump table entry ", i);
+    if (e.offset == 0) {
+      if (e.key != 0 || e.keys_before != 0) return at + ": unused but not zero";
+      unused_seen = true;
+      continue;
+    }
+    if (unused_seen) return at + ": used after an unused one";
+    if (int{e.key} <= last_key) return at + ": keys out of order";
+    last_key = e.key;
+    const auto t = t_nodes.find(e.offset);
+    if (t == t_nodes.end()) {
+      return absl::StrCat(at, ": offset ", e.offset, " is not a T-node");
+    }
+    if (t->second.first != e.key) {
+      return absl::StrCat(at, ": key ", e.key, " but the T-node's is ",
+                          t->second.first);
+    }
+    if (t->second.second != e.keys_before) {
+      return absl::StrCat(at, ": ", e.keys_before, " keys before but ",
+                          t->second.second);
+    }
+  }
+  return "";
+}
+
 std::string HyperionStore::CheckRegion(const Region& region, bool embedded,
                                        uint64_t* keys,
                                        std::vector<uint64_t>* chunks) const {
@@ -74,6 +120,9 @@ std::string HyperionStore::CheckRegion(const Region& region, bool embedded,
   auto where = [&](uint32_t pos) { return absl::StrCat(" at offset ", pos); };
   if (region.begin >= region.end) {
     return embedded ? "empty embedded container" : "empty container";
+  }
+  if (!embedded) {
+    if (std::string e = CheckJumpTable(region); !e.empty()) return e;
   }
   uint32_t pos = region.begin;
   int prev_t = -1;
@@ -138,9 +187,8 @@ std::string HyperionStore::CheckRegion(const Region& region, bool embedded,
           if (hyperion::ContainerFree(c) >= hyperion::kContainerStep) {
             return "container keeps 32+ free bytes" + where(pos);
           }
-          if (hyperion::ContainerJumpBits(c) ||
-              hyperion::ContainerSplitDelay(c)) {
-            return "container jump/split bits set" + where(pos);
+          if (hyperion::ContainerSplitDelay(c)) {
+            return "container split bits set" + where(pos);
           }
           const uint32_t size = hyperion::ContainerSize(c);
           for (uint32_t i = hyperion::ContainerUsed(c); i < size; ++i) {

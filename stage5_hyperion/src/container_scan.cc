@@ -1,5 +1,7 @@
 #include "container_scan.h"
 
+#include "jump_table.h"
+
 namespace kvlab::stage5::hyperion {
 
 uint32_t SkipSChildren(const uint8_t* buf, uint32_t pos, uint32_t end) {
@@ -27,11 +29,11 @@ uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end) {
 
 namespace {
 
-// Walks siblings from `pos` (T-nodes if !s, else S-nodes) until `key`.
+// Walks siblings from `pos` (T-nodes if !s, else S-nodes) until `key`;
+// `prev` is the key byte before pos (the decoding base of the first node).
 SiblingSearch FindSibling(const uint8_t* buf, uint32_t pos, uint32_t end,
-                          bool s, uint8_t key) {
+                          bool s, uint8_t key, uint8_t prev) {
   SiblingSearch r;
-  uint8_t prev = 0;
   while (pos < end && buf[pos] != 0 && IsS(buf[pos]) == s) {
     const Node n = DecodeNode(buf, pos, prev);
     if (n.key >= key) {
@@ -41,6 +43,7 @@ SiblingSearch FindSibling(const uint8_t* buf, uint32_t pos, uint32_t end,
       break;
     }
     prev = n.key;
+    ++r.steps;
     pos = s ? n.end : SkipTNode(buf, n, end);
   }
   r.pos = pos;
@@ -51,11 +54,19 @@ SiblingSearch FindSibling(const uint8_t* buf, uint32_t pos, uint32_t end,
 }  // namespace
 
 SiblingSearch FindT(const Region& region, uint8_t key) {
-  return FindSibling(region.buf, region.begin, region.end, false, key);
+  // Starting at an entry whose key is smaller, never equal, means the scan
+  // always passes the node before the one it stops at, so `prev` is known.
+  const JumpStart start = JumpBeforeKey(region, key);
+  if (!start.found) {
+    return FindSibling(region.buf, region.begin, region.end, false, key, 0);
+  }
+  const uint32_t pos = start.entry.offset;
+  return FindSibling(region.buf, pos, region.end, false, key,
+                     DecodeBaseFor(region.buf + pos, start.entry.key));
 }
 
 SiblingSearch FindS(const Region& region, const Node& t, uint8_t key) {
-  return FindSibling(region.buf, t.end, region.end, true, key);
+  return FindSibling(region.buf, t.end, region.end, true, key, 0);
 }
 
 }  // namespace kvlab::stage5::hyperion

@@ -3,13 +3,13 @@
 //
 // A container is a byte array from the memory manager:
 //
-//   [4-byte header][nodes in pre-order][zero bytes]
+//   [4-byte header][jump table: 7*J entries][nodes in pre-order][zeros]
 //
 // The header is a little-endian 32-bit word:
 //
 //   bits 18..0   size in 32-byte units (the chunk's size / 32)
 //   bits 26..19  free: unused bytes at the end, 0..31 after every operation
-//   bits 29..27  container jump-table entries / 7 (always 0 in this version)
+//   bits 29..27  J: the container jump table has 7*J entries (jump_table.h)
 //   bits 31..30  split delay (always 0 in this version)
 //
 // The paper stores the size in bytes; counting 32-byte units lets a root
@@ -30,6 +30,11 @@ namespace kvlab::stage5::hyperion {
 
 inline constexpr uint32_t kHeaderBytes = 4;
 inline constexpr uint32_t kContainerStep = 32;
+// A container jump table grows in groups of 7 entries of 8 bytes, up to 7
+// groups (the header's 3 J bits).
+inline constexpr uint32_t kJumpTableGroup = 7;
+inline constexpr uint32_t kMaxJumpTableGroups = 7;
+inline constexpr uint32_t kJumpTableEntryBytes = 8;
 
 inline uint32_t RoundUpToStep(uint32_t n) {
   return (n + kContainerStep - 1) / kContainerStep * kContainerStep;
@@ -54,26 +59,39 @@ inline uint32_t ContainerJumpBits(const uint8_t* c) {
 inline uint32_t ContainerSplitDelay(const uint8_t* c) {
   return LoadHeader(c) >> 30;
 }
+// Entries of the container's jump table (used or not).
+inline uint32_t JumpTableEntries(const uint8_t* c) {
+  return ContainerJumpBits(c) * kJumpTableGroup;
+}
+// Where the container's nodes start: after the header and jump table.
+inline uint32_t NodesBegin(const uint8_t* c) {
+  return kHeaderBytes + JumpTableEntries(c) * kJumpTableEntryBytes;
+}
 // Writes a header for a container of `size` bytes (a multiple of 32) with
-// `free` unused bytes (< 256); jump-table and split-delay bits are zero.
-inline void StoreHeader(uint8_t* c, uint32_t size, uint32_t free) {
-  const uint32_t word = (size / kContainerStep) | (free << 19);
+// `free` unused bytes (< 256) and a jump table of `jump_groups` groups
+// (< 8); the split-delay bits are zero.
+inline void StoreHeader(uint8_t* c, uint32_t size, uint32_t free,
+                        uint32_t jump_groups = 0) {
+  const uint32_t word =
+      (size / kContainerStep) | (free << 19) | (jump_groups << 27);
   for (int i = 0; i < 4; ++i) c[i] = uint8_t(word >> (8 * i));
 }
 
 // The nodes of one container level: bytes [begin, end) of `buf`, which is
 // the real container's base address. For a real container begin is
-// kHeaderBytes and end its used size; for an embedded one begin is one past
-// its size byte.
+// NodesBegin and end its used size, and `table_entries` says how many
+// jump-table entries follow its header; for an embedded one begin is one
+// past its size byte and there is no table.
 struct Region {
   const uint8_t* buf = nullptr;
   uint32_t begin = 0;
   uint32_t end = 0;
+  uint32_t table_entries = 0;
   bool empty() const { return begin >= end || buf[begin] == 0; }
 };
 
 inline Region WholeContainer(const uint8_t* c) {
-  return Region{c, kHeaderBytes, ContainerUsed(c)};
+  return Region{c, NodesBegin(c), ContainerUsed(c), JumpTableEntries(c)};
 }
 // The region of the embedded container whose size byte is at `size_pos`.
 inline Region EmbeddedRegion(const uint8_t* buf, uint32_t size_pos) {
@@ -91,6 +109,7 @@ struct SiblingSearch {
   uint8_t prev = 0;
   bool has_next = false;  // a sibling starts at pos (always true if found)
   Node node;              // that sibling, if has_next
+  uint32_t steps = 0;     // siblings walked past (after any jump table)
 };
 
 // One past the S-nodes starting at `pos` (a T-node's children), walking
@@ -114,7 +133,8 @@ SChildren MeasureSChildren(const uint8_t* buf, const Node& t, uint32_t end);
 uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end);
 
 // The scan loop: walks the T-nodes of `region` in order, skipping each one's
-// S-children, until it meets `key` or a larger key byte.
+// S-children, until it meets `key` or a larger key byte. A container's jump
+// table lets it start at the last entry with a smaller key byte.
 SiblingSearch FindT(const Region& region, uint8_t key);
 
 // The same for the S-children of T-node `t` (decoded from `region`).

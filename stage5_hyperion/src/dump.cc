@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "hyperion_store.h"
+#include "jump_table.h"
 
 namespace kvlab::stage5 {
 
@@ -74,6 +75,20 @@ void HyperionStore::DumpRegion(const Region& region, int indent,
                                std::string* out,
                                std::vector<HyperionPointer>* children) const {
   const uint8_t* buf = region.buf;
+  for (uint32_t i = 0; i < region.table_entries; ++i) {
+    const uint32_t at =
+        hyperion::kHeaderBytes + i * hyperion::kJumpTableEntryBytes;
+    const hyperion::JumpTableEntry e = hyperion::LoadJumpTableEntry(buf, i);
+    const std::string text =
+        e.offset == 0
+            ? std::string("jump table: unused")
+            : absl::StrFormat("jump table: T '%s' at %04x, %d keys before",
+                              Printable(std::string_view(
+                                  reinterpret_cast<const char*>(&e.key), 1)),
+                              e.offset, e.keys_before);
+    absl::StrAppendFormat(out, "%*s%04x  %-38s %s\n", indent, "", at,
+                          Hex(buf + at, hyperion::kJumpTableEntryBytes), text);
+  }
   uint32_t pos = region.begin;
   uint8_t prev_t = 0, prev_s = 0;
   while (pos < region.end && buf[pos] != 0) {

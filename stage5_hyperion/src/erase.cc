@@ -67,6 +67,7 @@ bool HyperionStore::DeleteImpl(std::string_view key) {
     if (!frame.embedded) {
       levels.back().t_pos = ts.pos;
       levels.back().t_prev = ts.prev;
+      levels.back().t_steps = ts.steps;
     }
     frame.t_pos = ts.pos;
     frame.t_prev = ts.prev;
@@ -207,7 +208,7 @@ bool HyperionStore::DeleteImpl(std::string_view key) {
     buf = Base(levels, fr.level);
     const bool empty =
         fr.embedded ? buf[fr.size_pos] == 1
-                    : hyperion::ContainerUsed(buf) == hyperion::kHeaderBytes;
+                    : hyperion::ContainerUsed(buf) == hyperion::NodesBegin(buf);
     if (!empty) break;
     loss = Loss::kSChild;
     if (!fr.embedded) {

@@ -21,6 +21,10 @@ absl::StatusOr<HyperionOptions> HyperionOptions::FromStoreOptions(
       options.GetInt("jump_successor", o.jump_successor, 0, 256);
   if (!jump.ok()) return jump.status();
   o.jump_successor = uint32_t(*jump);
+  absl::StatusOr<int64_t> table =
+      options.GetInt("jump_table", o.jump_table, 0, 256);
+  if (!table.ok()) return table.status();
+  o.jump_table = uint32_t(*table);
   return o;
 }
 

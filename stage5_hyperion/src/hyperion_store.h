@@ -1,7 +1,7 @@
 // HyperionStore (`hyperion`): the Hyperion trie (Mäsker et al., the
 // paper, seed 000_... in ../shared/seeds; design in docs/stage5_hyperion.md),
-// without its jump structures, container splits, key pre-processing and
-// arenas.
+// with jump successors and container jump tables, without T-node jump
+// tables, container splits, key pre-processing and arenas.
 //
 // A 65,536-ary trie of containers. Each container holds the internal
 // two-level trie for two key bytes: T-nodes (first byte) and their S-node
@@ -22,6 +22,9 @@
 //     more than options.jump_successor S-children, and it holds the bytes
 //     up to the next sibling (0 if more than 65,535); T-nodes of embedded
 //     containers have none, so an embedded container moves as plain bytes;
+//   - a real container's jump table entries are sorted by key byte, each
+//     at the T-node with its key byte and with the keys before it; unused
+//     entries are zero and come last; embedded containers have no table;
 //   - each pointer child's count equals the keys below it;
 //   - every chunk the memory manager holds is reachable exactly once.
 //
@@ -64,6 +67,11 @@ struct HyperionOptions {
   // (docs/stage5_hyperion.md). 0..256; 256 turns jump successors off (a
   // T-node has at most 256 children).
   uint32_t jump_successor = 2;
+  // A lookup in a real container that walks past more than this many
+  // T-nodes (after its jump table, if any) has the next change to that
+  // container rebuild the table (paper, section 3.3: "once eight T-Nodes
+  // have been seen"). 0 turns container jump tables off.
+  uint32_t jump_table = 8;
 
   static absl::StatusOr<HyperionOptions> FromStoreOptions(
       const StoreOptions& options);
@@ -107,15 +115,18 @@ class HyperionStore final : public KVStore {
   // pointer is stored: at offset `ref` of the previous level's container
   // (level 0 is the root, whose pointer is root_); its T-nodes hold key
   // byte `depth`; the one on the path (or its insertion point) is at
-  // `t_pos`, after a sibling with key byte `t_prev`. `changed` once a
-  // splice touched it, `ejected` if the operation made it from an embedded
-  // container, `finished` once FinishLevel ran (jump_successor.cc).
+  // `t_pos`, after a sibling with key byte `t_prev`, found after walking
+  // `t_steps` T-nodes. `changed` once a splice touched it (its used bytes
+  // were then `used_before`), `ejected` if the operation made it from an
+  // embedded container, `finished` once FinishLevel ran.
   struct Level {
     HyperionPointer hp;
     uint32_t ref = 0;
     size_t depth = 0;
     uint32_t t_pos = 0;
     uint8_t t_prev = 0;
+    uint32_t t_steps = 0;
+    uint32_t used_before = 0;
     bool changed = false;
     bool ejected = false;
     bool finished = false;
@@ -193,16 +204,20 @@ class HyperionStore final : public KVStore {
                                std::string_view value_enc, ChildKind child,
                                std::string_view child_bytes);
 
-  // --- jump successors (jump_successor.cc)
-  // Brings the jump successors of level `i` up to date after an operation
-  // on `key` that changed the number of keys by `key_delta` (-1, 0, 1):
-  // only the T-node on the key's path (key byte levels[i].depth, at
-  // levels[i].t_pos) can be stale, or every T-node if the level was just
-  // ejected. Run deepest level
-  // first: a level's pointer lives in the level above, which must not have
-  // moved yet. Runs once per level.
+  // Brings the jump successors and the jump table of level `i` up to date
+  // after an operation on `key` that changed the number of keys by
+  // `key_delta` (-1, 0, 1). Run deepest level first: a level's pointer
+  // lives in the level above, which must not have moved yet. Runs once per
+  // level.
   void FinishLevel(std::vector<Level>* levels, size_t i, std::string_view key,
                    int key_delta);
+
+  // --- jump successors (jump_successor.cc)
+  // Only the T-node on the key's path (key byte levels[i].depth, at
+  // levels[i].t_pos) can be stale, or every T-node if the level was just
+  // ejected.
+  void FinishJumpSuccessors(std::vector<Level>* levels, size_t i,
+                            std::string_view key, int key_delta);
   // Rewrites the jump successor of T-node `t` (in level i, decoded there)
   // with stored jump `jump` and `keys` keys.
   void SetJumpSuccessor(std::vector<Level>* levels, size_t i, const Node& t,
@@ -210,6 +225,17 @@ class HyperionStore final : public KVStore {
   // A container's node bytes with every T-node's jump successor added,
   // updated or removed as options_.jump_successor asks.
   std::string WithJumpSuccessors(std::string_view nodes) const;
+
+  // --- container jump tables (jump_table.cc, jump_table.h)
+  // Moves the entries after the path's T-node by the level's change in
+  // bytes and keys, drops the entry of a T-node the operation removed, and
+  // rebuilds the table if the path's lookup walked past more than
+  // options_.jump_table T-nodes.
+  void FinishJumpTable(std::vector<Level>* levels, size_t i,
+                       std::string_view key, int key_delta);
+  // Replaces level `i`'s table with one sized for its T-nodes (none for
+  // few) whose entries are spread evenly over them.
+  void RebuildJumpTable(std::vector<Level>* levels, size_t i);
 
   // --- reading (read.cc)
   // Keys below `region`, counting pointer children by their stored counts.
@@ -229,6 +255,7 @@ class HyperionStore final : public KVStore {
                           std::vector<uint64_t>* chunks) const;
   std::string CheckJumpSuccessor(const uint8_t* buf, const Node& t,
                                  const Region& region, bool embedded) const;
+  std::string CheckJumpTable(const Region& region) const;
   void DumpRegion(const Region& region, int indent, std::string* out,
                   std::vector<HyperionPointer>* children) const;
 

@@ -70,6 +70,7 @@ bool HyperionStore::PutImpl(std::string_view key, std::string_view value) {
     if (!in_embedded) {
       levels.back().t_pos = ts.pos;
       levels.back().t_prev = ts.prev;
+      levels.back().t_steps = ts.steps;
     }
     if (!ts.found) {
       const Entry entry{key.substr(depth), value_enc};

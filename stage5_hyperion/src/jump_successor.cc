@@ -81,11 +81,9 @@ void HyperionStore::SetJumpSuccessor(std::vector<Level>* levels, size_t i,
   RawSpliceAt(levels, i, t.pos, t.value_pos - t.pos, head);
 }
 
-void HyperionStore::FinishLevel(std::vector<Level>* levels, size_t i,
-                                std::string_view key, int key_delta) {
-  Level& level = (*levels)[i];
-  if (level.finished) return;
-  level.finished = true;
+void HyperionStore::FinishJumpSuccessors(std::vector<Level>* levels, size_t i,
+                                         std::string_view key, int key_delta) {
+  const Level& level = (*levels)[i];
   uint8_t* c = Base(*levels, i);
   if (!level.changed) {
     if (key_delta == 0) return;
@@ -100,13 +98,12 @@ void HyperionStore::FinishLevel(std::vector<Level>* levels, size_t i,
   }
   const uint32_t used = hyperion::ContainerUsed(c);
   if (level.ejected) {
-    const std::string_view nodes(
-        reinterpret_cast<const char*>(c + hyperion::kHeaderBytes),
-        used - hyperion::kHeaderBytes);
+    const uint32_t begin = hyperion::NodesBegin(c);
+    const std::string_view nodes(reinterpret_cast<const char*>(c + begin),
+                                 used - begin);
     const std::string normalised = WithJumpSuccessors(nodes);
     if (normalised != nodes) {
-      RawSpliceAt(levels, i, hyperion::kHeaderBytes, uint32_t(nodes.size()),
-                  normalised);
+      RawSpliceAt(levels, i, begin, uint32_t(nodes.size()), normalised);
     }
     return;
   }

@@ -5,6 +5,7 @@
 // container by counting its (at most 255) bytes.
 
 #include "hyperion_store.h"
+#include "jump_table.h"
 
 namespace kvlab::stage5 {
 
@@ -251,6 +252,13 @@ bool HyperionStore::NthInRegion(const Region& region, uint64_t n,
   };
   uint32_t pos = region.begin;
   uint8_t prev_t = 0, prev_s = 0;
+  // A jump table entry knows the keys before its T-node: start there.
+  const hyperion::JumpStart start = hyperion::JumpBeforeNth(region, n);
+  if (start.found) {
+    pos = start.entry.offset;
+    n -= start.entry.keys_before;
+    prev_t = hyperion::DecodeBaseFor(buf + pos, start.entry.key);
+  }
   while (pos < region.end && buf[pos] != 0) {
     const bool is_s = hyperion::IsS(buf[pos]);
     const Node node = DecodeNode(buf, pos, is_s ? prev_s : prev_t);

@@ -30,10 +30,12 @@ void HyperionStore::SetLevelPointer(std::vector<Level>* levels, size_t i,
 void HyperionStore::RawSpliceAt(std::vector<Level>* levels, size_t li,
                                 uint32_t pos, uint32_t old_len,
                                 std::string_view bytes) {
-  (*levels)[li].changed = true;
   uint8_t* c = Base(*levels, li);
   uint32_t size = hyperion::ContainerSize(c);
   const uint32_t used = hyperion::ContainerUsed(c);
+  const uint32_t jump_groups = hyperion::ContainerJumpBits(c);
+  if (!(*levels)[li].changed) (*levels)[li].used_before = used;
+  (*levels)[li].changed = true;
   const uint32_t new_used = used - old_len + uint32_t(bytes.size());
   const uint32_t tail = used - pos - old_len;
   if (new_used > size) {
@@ -50,7 +52,7 @@ void HyperionStore::RawSpliceAt(std::vector<Level>* levels, size_t li,
     SetLevelPointer(levels, li, mm_.Reallocate((*levels)[li].hp, size));
     c = Base(*levels, li);
   }
-  hyperion::StoreHeader(c, size, size - new_used);
+  hyperion::StoreHeader(c, size, size - new_used, jump_groups);
 }
 
 void HyperionStore::Splice(std::vector<Level>* levels,
@@ -145,6 +147,16 @@ std::string HyperionStore::Rewritten(const uint8_t* buf, const Node& n,
   if (type == NodeType::kLeafValue) out.append(value_enc);
   out.append(child_bytes);
   return out;
+}
+
+// Jump successors first: the jump table's entries after the path's T-node
+// move by the level's final change in bytes, theirs included.
+void HyperionStore::FinishLevel(std::vector<Level>* levels, size_t i,
+                                std::string_view key, int key_delta) {
+  if ((*levels)[i].finished) return;
+  (*levels)[i].finished = true;
+  FinishJumpSuccessors(levels, i, key, key_delta);
+  FinishJumpTable(levels, i, key, key_delta);
 }
 
 }  // namespace kvlab::stage5

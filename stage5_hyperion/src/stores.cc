@@ -29,6 +29,10 @@ void RegisterStage5Stores(StoreRegistry* registry) {
                "T-nodes with more than this many S-children get a jump "
                "successor, 0..256 (default 2; the paper's threshold is 1 here; "
                "256: none)"},
+              {"jump_table",
+               "a lookup walking past more than this many T-nodes of a "
+               "container has the next change rebuild the container's jump "
+               "table, 0..256 (default 8; 0: no container jump tables)"},
           },
       .ordered = true,
       .linear_nth = false,

@@ -106,8 +106,8 @@ TEST(HyperionStore, DeletingEverythingReturnsToEmptyMemory) {
 std::string RootNodes(const HyperionStore& store) {
   const auto* c =
       static_cast<const uint8_t*>(store.memory().Resolve(store.root()));
-  return std::string(reinterpret_cast<const char*>(c) + hyperion::kHeaderBytes,
-                     hyperion::ContainerUsed(c) - hyperion::kHeaderBytes);
+  return std::string(reinterpret_cast<const char*>(c) + hyperion::NodesBegin(c),
+                     hyperion::ContainerUsed(c) - hyperion::NodesBegin(c));
 }
 
 TEST(HyperionStore, JumpSuccessorsFollowTheChildCount) {
@@ -146,6 +146,51 @@ TEST(HyperionStore, JumpSuccessorsFollowTheChildCount) {
   }
   EXPECT_EQ(RootNodes(off)[0] & hyperion::kJumpSuccessorFlag, 0);
   EXPECT_EQ(off.CheckInvariants(), "");
+}
+
+TEST(HyperionStore, ContainerJumpTableGrowsWithItsTNodes) {
+  HyperionStore store;  // the default: rebuilt after walking 8+ T-nodes
+  auto groups = [&] {
+    return hyperion::ContainerJumpBits(
+        static_cast<const uint8_t*>(store.memory().Resolve(store.root())));
+  };
+  // Nine T-nodes: reaching the last walks past eight, not more.
+  for (char t = 'a'; t <= 'i'; ++t) {
+    ASSERT_FALSE(*store.Put(std::string{t, 'x'}, "v"));
+  }
+  EXPECT_EQ(groups(), 0u);
+  // A tenth walks past nine: this change builds a table of 7 entries
+  // (about one per four T-nodes, in groups of 7).
+  ASSERT_FALSE(*store.Put("jx", "v"));
+  EXPECT_EQ(groups(), 1u);
+  EXPECT_EQ(store.CheckInvariants(), "");
+  const std::string dump = store.DumpContainer(store.root());
+  EXPECT_NE(dump.find("jump table: T 'a' at 003c, 0 keys before"),
+            std::string::npos)
+      << dump;
+  // 256 T-nodes fill all 7 groups: 49 entries.
+  for (int t = 0; t < 256; ++t) {
+    ASSERT_TRUE(store.Put(std::string{char(t), 'z'}, "w").ok());
+  }
+  ASSERT_TRUE(store.Put(std::string{char(255), 'y'}, "w").ok());
+  EXPECT_EQ(groups(), hyperion::kMaxJumpTableGroups);
+  EXPECT_EQ(store.CheckInvariants(), "");
+  // GetNth starts from the entries' key counts.
+  const auto all = ScanAll(store, "");
+  ASSERT_EQ(all.size(), store.Size());
+  std::string key;
+  for (uint64_t n = 0; n < store.Size(); ++n) {
+    ASSERT_TRUE(store.GetNth(n, &key, nullptr));
+    EXPECT_EQ(key, all[n].first) << n;
+  }
+  // Switched off, no table is built.
+  HyperionStore off(HyperionOptions{.jump_table = 0});
+  for (int t = 0; t < 256; ++t)
+    ASSERT_TRUE(off.Put(std::string{char(t), 'z'}, "w").ok());
+  ASSERT_TRUE(off.Put(std::string{char(255), 'y'}, "w").ok());
+  EXPECT_EQ(hyperion::ContainerJumpBits(
+                static_cast<const uint8_t*>(off.memory().Resolve(off.root()))),
+            0u);
 }
 
 TEST(HyperionStore, JumpSuccessorKeyCountGrowsAndShrinksItsVarint) {
