@@ -52,26 +52,46 @@ std::string JumpTableBytes(const std::vector<JumpTableEntry>& entries,
   return out;
 }
 
-JumpStart JumpBeforeKey(const Region& region, uint8_t key) {
+// The lookups run on every descent: they test the fields in place and
+// decode only the entry they stop at.
+namespace {
+
+bool Unused(const uint8_t* p) { return (p[0] | p[1] | p[2]) == 0; }
+
+uint32_t KeysBefore(const uint8_t* p) {
+  return uint32_t{p[4]} | uint32_t{p[5]} << 8 | uint32_t{p[6]} << 16 |
+         uint32_t{p[7]} << 24;
+}
+
+JumpStart StartAt(const Region& region, uint32_t i) {
   JumpStart start;
-  for (uint32_t i = 0; i < region.table_entries; ++i) {
-    const JumpTableEntry e = LoadJumpTableEntry(region.buf, i);
-    if (e.offset == 0 || e.key >= key) break;
+  if (i != 0) {
     start.found = true;
-    start.entry = e;
+    start.entry = LoadJumpTableEntry(region.buf, i - 1);
   }
   return start;
 }
 
-JumpStart JumpBeforeNth(const Region& region, uint64_t n) {
-  JumpStart start;
-  for (uint32_t i = 0; i < region.table_entries; ++i) {
-    const JumpTableEntry e = LoadJumpTableEntry(region.buf, i);
-    if (e.offset == 0 || e.keys_before > n) break;
-    start.found = true;
-    start.entry = e;
+}  // namespace
+
+JumpStart JumpBeforeKey(const Region& region, uint8_t key) {
+  const uint8_t* p = region.buf + kHeaderBytes;
+  uint32_t i = 0;
+  while (i < region.table_entries && !Unused(p) && p[3] < key) {
+    ++i;
+    p += kJumpTableEntryBytes;
   }
-  return start;
+  return StartAt(region, i);
+}
+
+JumpStart JumpBeforeNth(const Region& region, uint64_t n) {
+  const uint8_t* p = region.buf + kHeaderBytes;
+  uint32_t i = 0;
+  while (i < region.table_entries && !Unused(p) && KeysBefore(p) <= n) {
+    ++i;
+    p += kJumpTableEntryBytes;
+  }
+  return StartAt(region, i);
 }
 
 }  // namespace kvlab::stage5::hyperion
