@@ -117,8 +117,12 @@ void HyperionStore::RebuildJumpTable(std::vector<Level>* levels, size_t i) {
     e.offset = uint32_t(e.offset + shift);
     entries.push_back(e);
   }
-  RawSpliceAt(levels, i, kHeaderBytes, old_slots * kJumpTableEntryBytes,
-              hyperion::JumpTableBytes(entries, slots));
+  const std::string table = hyperion::JumpTableBytes(entries, slots);
+  if (slots == old_slots) {  // the nodes stay where they are
+    std::memcpy(Base(*levels, i) + kHeaderBytes, table.data(), table.size());
+    return;
+  }
+  RawSpliceAt(levels, i, kHeaderBytes, old_slots * kJumpTableEntryBytes, table);
   uint8_t* moved = Base(*levels, i);
   hyperion::StoreHeader(moved, hyperion::ContainerSize(moved),
                         hyperion::ContainerFree(moved), groups);

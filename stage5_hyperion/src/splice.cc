@@ -43,7 +43,9 @@ void HyperionStore::RawSpliceAt(std::vector<Level>* levels, size_t li,
     SetLevelPointer(levels, li, mm_.Reallocate((*levels)[li].hp, size));
     c = Base(*levels, li);
   }
-  std::memmove(c + pos + bytes.size(), c + pos + old_len, tail);
+  if (bytes.size() != old_len) {
+    std::memmove(c + pos + bytes.size(), c + pos + old_len, tail);
+  }
   std::memcpy(c + pos, bytes.data(), bytes.size());
   // The free tail must read as zero: a zero byte ends every scan.
   if (new_used < used) std::memset(c + new_used, 0, used - new_used);
