@@ -25,6 +25,10 @@ absl::StatusOr<HyperionOptions> HyperionOptions::FromStoreOptions(
       options.GetInt("jump_table", o.jump_table, 0, 256);
   if (!table.ok()) return table.status();
   o.jump_table = uint32_t(*table);
+  absl::StatusOr<int64_t> table_min =
+      options.GetInt("jump_table_min", o.jump_table_min, 0, int64_t{1} << 24);
+  if (!table_min.ok()) return table_min.status();
+  o.jump_table_min = uint32_t(*table_min);
   return o;
 }
 

@@ -72,6 +72,10 @@ struct HyperionOptions {
   // container rebuild the table (paper, section 3.3: "once eight T-Nodes
   // have been seen"). 0 turns container jump tables off.
   uint32_t jump_table = 8;
+  // ... in a container of at least this many used bytes: a smaller one is
+  // read in a few cache lines, where a table would cost more than it saves
+  // (56 bytes for its first 7 entries). 0..2^24.
+  uint32_t jump_table_min = 1024;
 
   static absl::StatusOr<HyperionOptions> FromStoreOptions(
       const StoreOptions& options);
@@ -230,7 +234,8 @@ class HyperionStore final : public KVStore {
   // Moves the entries after the path's T-node by the level's change in
   // bytes and keys, drops the entry of a T-node the operation removed, and
   // rebuilds the table if the path's lookup walked past more than
-  // options_.jump_table T-nodes.
+  // options_.jump_table T-nodes of a container of options_.jump_table_min
+  // bytes or more.
   void FinishJumpTable(std::vector<Level>* levels, size_t i,
                        std::string_view key, int key_delta);
   // Replaces level `i`'s table with one sized for its T-nodes (none for

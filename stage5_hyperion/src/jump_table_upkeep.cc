@@ -9,8 +9,9 @@
 // and keys, except the one for the next T-node, which is found directly.
 //
 // Which T-nodes have entries is decided only when a lookup walked past too
-// many T-nodes (options.jump_table): the next change to that container
-// rebuilds its table, sized for its T-nodes and spread evenly over them.
+// many T-nodes (options.jump_table) of a container that is not small
+// (options.jump_table_min): the next change to that container rebuilds its
+// table, sized for its T-nodes and spread evenly over them.
 
 #include <cstring>
 
@@ -83,7 +84,8 @@ void HyperionStore::FinishJumpTable(std::vector<Level>* levels, size_t i,
       hyperion::StoreJumpTableEntry(c, kept, JumpTableEntry{});
     }
   }
-  if (options_.jump_table != 0 && level.t_steps > options_.jump_table) {
+  if (options_.jump_table != 0 && level.t_steps > options_.jump_table &&
+      used >= options_.jump_table_min) {
     RebuildJumpTable(levels, i);
   }
 }

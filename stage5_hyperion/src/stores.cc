@@ -33,6 +33,9 @@ void RegisterStage5Stores(StoreRegistry* registry) {
                "a lookup walking past more than this many T-nodes of a "
                "container has the next change rebuild the container's jump "
                "table, 0..256 (default 8; 0: no container jump tables)"},
+              {"jump_table_min",
+               "containers of fewer used bytes never get a jump table, "
+               "0..2^24 (default 1024)"},
           },
       .ordered = true,
       .linear_nth = false,

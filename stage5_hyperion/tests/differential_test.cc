@@ -255,13 +255,15 @@ TEST_P(HyperionDifferential, InvariantsWithTinyEmbeddingAndExternalValues) {
                    7);
 }
 
-// Container jump tables rebuilt whenever a lookup walks past more than one
-// T-node (and, in the second run, past more than four, so tables live
+// Container jump tables, in containers of any size, rebuilt whenever a
+// lookup walks past more than one T-node (and, in the second run, past
+// more than four, so tables live
 // through many changes before the next rebuild): every table entry is
 // checked after every operation, and GetNth starts from them.
 TEST_P(HyperionDifferential, InvariantsWithJumpTables) {
   for (const uint32_t jump_table : {1u, 4u}) {
-    HyperionStore store(HyperionOptions{.jump_table = jump_table});
+    HyperionStore store(
+        HyperionOptions{.jump_table = jump_table, .jump_table_min = 0});
     RunAgainstOracle(&store, GetParam().source,
                      RunSpec{.operations = testing::Scaled(3'000, 300),
                              .key_pool = 600,

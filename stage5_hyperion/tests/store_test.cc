@@ -149,7 +149,9 @@ TEST(HyperionStore, JumpSuccessorsFollowTheChildCount) {
 }
 
 TEST(HyperionStore, ContainerJumpTableGrowsWithItsTNodes) {
-  HyperionStore store;  // the default: rebuilt after walking 8+ T-nodes
+  // The default rebuilds after walking past more than 8 T-nodes, in
+  // containers of 1,024 bytes or more; these are smaller.
+  HyperionStore store(HyperionOptions{.jump_table_min = 0});
   auto groups = [&] {
     return hyperion::ContainerJumpBits(
         static_cast<const uint8_t*>(store.memory().Resolve(store.root())));
@@ -183,14 +185,28 @@ TEST(HyperionStore, ContainerJumpTableGrowsWithItsTNodes) {
     ASSERT_TRUE(store.GetNth(n, &key, nullptr));
     EXPECT_EQ(key, all[n].first) << n;
   }
-  // Switched off, no table is built.
-  HyperionStore off(HyperionOptions{.jump_table = 0});
-  for (int t = 0; t < 256; ++t)
-    ASSERT_TRUE(off.Put(std::string{char(t), 'z'}, "w").ok());
-  ASSERT_TRUE(off.Put(std::string{char(255), 'y'}, "w").ok());
-  EXPECT_EQ(hyperion::ContainerJumpBits(
-                static_cast<const uint8_t*>(off.memory().Resolve(off.root()))),
+  // Switched off, no table is built; by default, not below 1,024 bytes.
+  HyperionStore off(HyperionOptions{.jump_table = 0, .jump_table_min = 0});
+  HyperionStore small_only;
+  for (HyperionStore* s : {&off, &small_only}) {
+    for (int t = 0; t < 100; ++t) {
+      ASSERT_TRUE(s->Put(std::string{char(t), 'z'}, "w").ok());
+    }
+    ASSERT_TRUE(s->Put(std::string{char(99), 'y'}, "w").ok());
+    const auto* c = static_cast<const uint8_t*>(s->memory().Resolve(s->root()));
+    ASSERT_LT(hyperion::ContainerUsed(c), 1024u);
+    EXPECT_EQ(hyperion::ContainerJumpBits(c), 0u);
+  }
+  // Past 1,024 bytes (a few hundred two-byte keys with 1-byte values) the
+  // default builds one.
+  for (int t = 100; t < 256; ++t) {
+    ASSERT_TRUE(small_only.Put(std::string{char(t), 'z'}, "w").ok());
+  }
+  ASSERT_TRUE(small_only.Put(std::string{char(255), 'y'}, "w").ok());
+  EXPECT_GT(hyperion::ContainerJumpBits(static_cast<const uint8_t*>(
+                small_only.memory().Resolve(small_only.root()))),
             0u);
+  EXPECT_EQ(small_only.CheckInvariants(), "");
 }
 
 TEST(HyperionStore, JumpSuccessorKeyCountGrowsAndShrinksItsVarint) {
