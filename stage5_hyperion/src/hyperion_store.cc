@@ -22,7 +22,7 @@ absl::StatusOr<HyperionOptions> HyperionOptions::FromStoreOptions(
   if (!jump.ok()) return jump.status();
   o.jump_successor = uint32_t(*jump);
   absl::StatusOr<int64_t> table =
-      options.GetInt("jump_table", o.jump_table, 0, 256);
+      options.GetInt("jump_table", o.jump_table, 0, 254);
   if (!table.ok()) return table.status();
   o.jump_table = uint32_t(*table);
   absl::StatusOr<int64_t> table_min =

@@ -70,7 +70,8 @@ struct HyperionOptions {
   // A lookup in a real container that walks past more than this many
   // T-nodes (after its jump table, if any) has the next change to that
   // container rebuild the table (paper, section 3.3: "once eight T-Nodes
-  // have been seen"). 0 turns container jump tables off.
+  // have been seen"). 0 turns container jump tables off; at most 254, since
+  // a lookup walks past at most 255 T-nodes.
   uint32_t jump_table = 8;
   // ... in a container of at least this many used bytes: a smaller one is
   // read in a few cache lines, where a table would cost more than it saves

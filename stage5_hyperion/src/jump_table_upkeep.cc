@@ -43,6 +43,8 @@ uint32_t JumpTableGroupsFor(size_t t_nodes) {
 void HyperionStore::FinishJumpTable(std::vector<Level>* levels, size_t i,
                                     std::string_view key, int key_delta) {
   const Level& level = (*levels)[i];
+  // A container this operation ejected is new: no table, no lookup in it.
+  if (level.ejected) return;
   uint8_t* c = Base(*levels, i);
   const uint32_t slots = hyperion::JumpTableEntries(c);
   const uint32_t used = hyperion::ContainerUsed(c);
@@ -64,9 +66,9 @@ void HyperionStore::FinishJumpTable(std::vector<Level>* levels, size_t i,
       }
     }
     // Rewritten in place; a dropped entry's slot is taken by the next.
-    uint32_t kept = 0, i = 0;
-    for (; i < slots; ++i) {
-      JumpTableEntry e = hyperion::LoadJumpTableEntry(c, i);
+    uint32_t kept = 0, slot = 0;
+    for (; slot < slots; ++slot) {
+      JumpTableEntry e = hyperion::LoadJumpTableEntry(c, slot);
       if (e.offset == 0) break;
       if (e.key == t_key && !t_kept) continue;
       if (e.key > t_key) {
@@ -80,7 +82,7 @@ void HyperionStore::FinishJumpTable(std::vector<Level>* levels, size_t i,
       }
       hyperion::StoreJumpTableEntry(c, kept++, e);
     }
-    for (; kept < i; ++kept) {
+    for (; kept < slot; ++kept) {
       hyperion::StoreJumpTableEntry(c, kept, JumpTableEntry{});
     }
   }
@@ -94,6 +96,8 @@ void HyperionStore::RebuildJumpTable(std::vector<Level>* levels, size_t i) {
   const uint8_t* c = Base(*levels, i);
   const uint32_t used = hyperion::ContainerUsed(c);
   std::vector<JumpTableEntry> t_nodes;
+  // keys_before has 32 bits: 2^32 keys would take far more memory than
+  // kvlab is built for (its benchmarks stop at 2 x 10^8 pairs).
   uint64_t keys = 0;
   uint32_t pos = hyperion::NodesBegin(c);
   uint8_t prev = 0;

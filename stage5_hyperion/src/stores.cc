@@ -32,7 +32,7 @@ void RegisterStage5Stores(StoreRegistry* registry) {
               {"jump_table",
                "a lookup walking past more than this many T-nodes of a "
                "container has the next change rebuild the container's jump "
-               "table, 0..256 (default 8; 0: no container jump tables)"},
+               "table, 0..254 (default 8; 0: no container jump tables)"},
               {"jump_table_min",
                "containers of fewer used bytes never get a jump table, "
                "0..2^24 (default 1024)"},
