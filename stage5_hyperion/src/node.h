@@ -13,7 +13,7 @@
 //                     (the first sibling counts from 0); 0: an explicit key
 //                     byte follows the header
 //   bits 7..6  T-node: bit 6 js, a jump successor follows the key byte;
-//                     bit 7 jt, a jump table (always 0 in this version)
+//                     bit 7 jt, a T-node jump table (always 0 in this version)
 //              S-node: child kind, 0 none, 1 pointer, 2 embedded container,
 //                     3 path-compressed suffix
 //
@@ -76,7 +76,7 @@ inline constexpr int kFlagShift = 6;
 inline constexpr uint8_t kMaxDelta = 7;
 inline constexpr uint8_t kJumpSuccessorFlag = 0x40;  // T-nodes only
 inline constexpr size_t kJumpBytes = 2;
-inline constexpr uint8_t kJumpTableFlag = 0x80;  // T-nodes; not used yet
+inline constexpr uint8_t kJumpTableFlag = 0x80;  // T-node tables; unused yet
 
 // Bytes of a pointer child: the pointer and the subtree's key count.
 inline constexpr size_t kCountBytes = 5;
