@@ -67,11 +67,11 @@ struct HyperionOptions {
   // (docs/stage5_hyperion.md). 0..256; 256 turns jump successors off (a
   // T-node has at most 256 children).
   uint32_t jump_successor = 2;
-  // A lookup in a real container that walks past more than this many
-  // T-nodes (after its jump table, if any) has the next change to that
-  // container rebuild the table (paper, section 3.3: "once eight T-Nodes
-  // have been seen"). 0 turns container jump tables off; at most 254, since
-  // a lookup walks past at most 255 T-nodes.
+  // A Put or Delete whose lookup in a real container walks past more than
+  // this many T-nodes (after its jump table, if any) rebuilds that
+  // container's table when it finishes (the paper, section 3.3, does so
+  // once a traversal has seen eight). 0 turns container jump tables off; at
+  // most 254, since a lookup walks past at most 255 T-nodes.
   uint32_t jump_table = 8;
   // ... in a container of at least this many used bytes: a smaller one is
   // read in a few cache lines, where a table would cost more than it saves

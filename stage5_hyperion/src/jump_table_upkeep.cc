@@ -8,10 +8,10 @@
 // and every entry after it has moved by the container's change in bytes
 // and keys, except the one for the next T-node, which is found directly.
 //
-// Which T-nodes have entries is decided only when a lookup walked past too
-// many T-nodes (options.jump_table) of a container that is not small
-// (options.jump_table_min): the next change to that container rebuilds its
-// table, sized for its T-nodes and spread evenly over them.
+// Which T-nodes have entries is decided only when a Put's or Delete's
+// lookup walked past too many T-nodes (options.jump_table) of a container
+// that is not small (options.jump_table_min): that operation then rebuilds
+// the container's table, sized for its T-nodes and spread evenly over them.
 
 #include <cstring>
 

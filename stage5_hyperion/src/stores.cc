@@ -30,9 +30,9 @@ void RegisterStage5Stores(StoreRegistry* registry) {
                "successor, 0..256 (default 2; the paper's threshold is 1 here; "
                "256: none)"},
               {"jump_table",
-               "a lookup walking past more than this many T-nodes of a "
-               "container has the next change rebuild the container's jump "
-               "table, 0..254 (default 8; 0: no container jump tables)"},
+               "a Put or Delete walking past more than this many T-nodes "
+               "of a container rebuilds the container's jump table, 0..254 "
+               "(default 8; 0: no container jump tables)"},
               {"jump_table_min",
                "containers of fewer used bytes never get a jump table, "
                "0..2^24 (default 1024)"},
