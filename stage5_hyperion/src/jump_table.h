@@ -35,6 +35,14 @@ struct JumpTableEntry {
 };
 
 JumpTableEntry LoadJumpTableEntry(const uint8_t* c, uint32_t i);
+// Entry i's key byte, and whether slot i is used, read in place.
+inline uint8_t JumpTableKeyAt(const uint8_t* c, uint32_t i) {
+  return c[kHeaderBytes + i * kJumpTableEntryBytes + 3];
+}
+inline bool JumpTableSlotUsed(const uint8_t* c, uint32_t i) {
+  const uint8_t* p = c + kHeaderBytes + i * kJumpTableEntryBytes;
+  return (p[0] | p[1] | p[2]) != 0;
+}
 void StoreJumpTableEntry(uint8_t* c, uint32_t i, const JumpTableEntry& e);
 
 // The used entries of container `c`'s table, in order.

@@ -50,8 +50,15 @@ void HyperionStore::FinishJumpTable(std::vector<Level>* levels, size_t i,
   const uint32_t used = hyperion::ContainerUsed(c);
   const int64_t shift =
       level.changed ? int64_t{used} - int64_t{level.used_before} : 0;
-  if (slots != 0 && (shift != 0 || key_delta != 0)) {
-    const uint8_t t_key = uint8_t(key[level.depth]);
+  const uint8_t t_key = uint8_t(key[level.depth]);
+  // Entries before the path's T-node stay as they are; often that is all.
+  uint32_t slot = 0;
+  while (slot < slots && hyperion::JumpTableSlotUsed(c, slot) &&
+         hyperion::JumpTableKeyAt(c, slot) < t_key) {
+    ++slot;
+  }
+  if (slot < slots && hyperion::JumpTableSlotUsed(c, slot) &&
+      (shift != 0 || key_delta != 0)) {
     // The path's T-node is at t_pos unless the operation removed it; then
     // the T-node after it took its place.
     bool t_kept = false;
@@ -66,7 +73,7 @@ void HyperionStore::FinishJumpTable(std::vector<Level>* levels, size_t i,
       }
     }
     // Rewritten in place; a dropped entry's slot is taken by the next.
-    uint32_t kept = 0, slot = 0;
+    uint32_t kept = slot;
     for (; slot < slots; ++slot) {
       JumpTableEntry e = hyperion::LoadJumpTableEntry(c, slot);
       if (e.offset == 0) break;
