@@ -5,10 +5,6 @@
 namespace kvlab::stage5::hyperion {
 namespace {
 
-uint32_t EntryOffset(uint32_t i) {
-  return kHeaderBytes + i * kJumpTableEntryBytes;
-}
-
 void StoreEntryBytes(uint8_t* p, const JumpTableEntry& e) {
   for (int b = 0; b < 3; ++b) p[b] = uint8_t(e.offset >> (8 * b));
   p[3] = e.key;
@@ -18,17 +14,16 @@ void StoreEntryBytes(uint8_t* p, const JumpTableEntry& e) {
 }  // namespace
 
 JumpTableEntry LoadJumpTableEntry(const uint8_t* c, uint32_t i) {
-  const uint8_t* p = c + EntryOffset(i);
+  const uint8_t* p = JumpTableSlot(c, i);
   JumpTableEntry e;
   e.offset = uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16;
-  e.key = p[3];
-  e.keys_before = uint32_t{p[4]} | uint32_t{p[5]} << 8 | uint32_t{p[6]} << 16 |
-                  uint32_t{p[7]} << 24;
+  e.key = JumpTableKeyAt(c, i);
+  e.keys_before = JumpTableKeysBeforeAt(c, i);
   return e;
 }
 
 void StoreJumpTableEntry(uint8_t* c, uint32_t i, const JumpTableEntry& e) {
-  StoreEntryBytes(c + EntryOffset(i), e);
+  StoreEntryBytes(c + kHeaderBytes + i * kJumpTableEntryBytes, e);
 }
 
 std::vector<JumpTableEntry> LoadJumpTable(const uint8_t* c) {
@@ -52,18 +47,10 @@ std::string JumpTableBytes(const std::vector<JumpTableEntry>& entries,
   return out;
 }
 
-// The lookups run on every descent: they test the fields in place and
-// decode only the entry they stop at.
 namespace {
 
-bool Unused(const uint8_t* p) { return (p[0] | p[1] | p[2]) == 0; }
-
-uint32_t KeysBefore(const uint8_t* p) {
-  return uint32_t{p[4]} | uint32_t{p[5]} << 8 | uint32_t{p[6]} << 16 |
-         uint32_t{p[7]} << 24;
-}
-
-JumpStart StartAt(const Region& region, uint32_t i) {
+// The start at the entry before slot i, if any.
+JumpStart StartBefore(const Region& region, uint32_t i) {
   JumpStart start;
   if (i != 0) {
     start.found = true;
@@ -74,24 +61,24 @@ JumpStart StartAt(const Region& region, uint32_t i) {
 
 }  // namespace
 
+// The lookups run on every descent: they test the fields in place and
+// decode only the entry they stop at.
 JumpStart JumpBeforeKey(const Region& region, uint8_t key) {
-  const uint8_t* p = region.buf + kHeaderBytes;
   uint32_t i = 0;
-  while (i < region.table_entries && !Unused(p) && p[3] < key) {
+  while (i < region.table_entries && JumpTableSlotUsed(region.buf, i) &&
+         JumpTableKeyAt(region.buf, i) < key) {
     ++i;
-    p += kJumpTableEntryBytes;
   }
-  return StartAt(region, i);
+  return StartBefore(region, i);
 }
 
 JumpStart JumpBeforeNth(const Region& region, uint64_t n) {
-  const uint8_t* p = region.buf + kHeaderBytes;
   uint32_t i = 0;
-  while (i < region.table_entries && !Unused(p) && KeysBefore(p) <= n) {
+  while (i < region.table_entries && JumpTableSlotUsed(region.buf, i) &&
+         JumpTableKeysBeforeAt(region.buf, i) <= n) {
     ++i;
-    p += kJumpTableEntryBytes;
   }
-  return StartAt(region, i);
+  return StartBefore(region, i);
 }
 
 }  // namespace kvlab::stage5::hyperion

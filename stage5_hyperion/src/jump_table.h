@@ -35,13 +35,22 @@ struct JumpTableEntry {
 };
 
 JumpTableEntry LoadJumpTableEntry(const uint8_t* c, uint32_t i);
-// Entry i's key byte, and whether slot i is used, read in place.
-inline uint8_t JumpTableKeyAt(const uint8_t* c, uint32_t i) {
-  return c[kHeaderBytes + i * kJumpTableEntryBytes + 3];
+// Entry i's fields read in place, for the loops that test many entries
+// and decode one.
+inline const uint8_t* JumpTableSlot(const uint8_t* c, uint32_t i) {
+  return c + kHeaderBytes + i * kJumpTableEntryBytes;
 }
 inline bool JumpTableSlotUsed(const uint8_t* c, uint32_t i) {
-  const uint8_t* p = c + kHeaderBytes + i * kJumpTableEntryBytes;
+  const uint8_t* p = JumpTableSlot(c, i);
   return (p[0] | p[1] | p[2]) != 0;
+}
+inline uint8_t JumpTableKeyAt(const uint8_t* c, uint32_t i) {
+  return JumpTableSlot(c, i)[3];
+}
+inline uint32_t JumpTableKeysBeforeAt(const uint8_t* c, uint32_t i) {
+  const uint8_t* p = JumpTableSlot(c, i);
+  return uint32_t{p[4]} | uint32_t{p[5]} << 8 | uint32_t{p[6]} << 16 |
+         uint32_t{p[7]} << 24;
 }
 void StoreJumpTableEntry(uint8_t* c, uint32_t i, const JumpTableEntry& e);
 
