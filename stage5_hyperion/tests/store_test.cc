@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "hyperion_store.h"
+#include "jump_table.h"
 #include "kvlab/stage5/stores.h"
 #include "kvlab/testing/test_scale.h"
 
@@ -207,6 +208,41 @@ TEST(HyperionStore, ContainerJumpTableGrowsWithItsTNodes) {
                 small_only.memory().Resolve(small_only.root()))),
             0u);
   EXPECT_EQ(small_only.CheckInvariants(), "");
+}
+
+// The table is not only kept right but used: FindT starts near its target,
+// and GetNth trusts an entry's key count (a deliberately wrong count moves
+// its answer), as SkipTNode trusts a jump successor.
+TEST(HyperionStore, LookupsStartAtTheJumpTable) {
+  HyperionStore store(HyperionOptions{.jump_table_min = 0});
+  for (char t = 'a'; t <= 't'; ++t) {
+    ASSERT_FALSE(*store.Put(std::string{t, 'x'}, "v"));
+  }
+  auto* c = static_cast<uint8_t*>(store.memory().Resolve(store.root()));
+  ASSERT_GT(hyperion::ContainerJumpBits(c), 0u);
+  // Without the table, reaching 't' walks past 19 T-nodes.
+  const hyperion::SiblingSearch ts =
+      hyperion::FindT(hyperion::WholeContainer(c), 't');
+  ASSERT_TRUE(ts.found);
+  EXPECT_LE(ts.steps, 8u);
+  // The last used entry (one key per T-node here).
+  uint32_t last = 0;
+  while (last + 1 < hyperion::JumpTableEntries(c) &&
+         hyperion::JumpTableSlotUsed(c, last + 1)) {
+    ++last;
+  }
+  ASSERT_GT(last, 0u);
+  hyperion::JumpTableEntry e = hyperion::LoadJumpTableEntry(c, last);
+  std::string key;
+  ASSERT_TRUE(store.GetNth(e.keys_before - 1, &key, nullptr));
+  EXPECT_EQ(key, std::string({char(e.key - 1), 'x'}));
+  --e.keys_before;
+  hyperion::StoreJumpTableEntry(c, last, e);
+  ASSERT_TRUE(store.GetNth(e.keys_before, &key, nullptr));
+  EXPECT_EQ(key, std::string({char(e.key), 'x'}));  // started at the entry
+  ++e.keys_before;
+  hyperion::StoreJumpTableEntry(c, last, e);
+  EXPECT_EQ(store.CheckInvariants(), "");
 }
 
 TEST(HyperionStore, JumpSuccessorKeyCountGrowsAndShrinksItsVarint) {
