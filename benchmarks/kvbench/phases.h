@@ -1,5 +1,6 @@
 // The load, get and scan phases: each times one pass over a data set with
-// std::chrono::steady_clock and checks every answer.
+// std::chrono::steady_clock and checks every answer (the scan's in a pass
+// of its own, untimed).
 //
 // With `verify` true every answer is compared with the data set and the
 // first mismatch fails the phase with a message naming the operation, the
@@ -39,9 +40,10 @@ absl::StatusOr<PhaseTiming> RunGet(const kvlab::KVStore& store,
                                    std::span<const uint32_t> order, bool verify,
                                    Progress* progress);
 
-// One full Scan from "". With `verify`, `sorted` must be SortedKeyOrder(data)
-// and the scan must return exactly those keys, in that (strictly ascending)
-// order, with their values; the count must be n either way.
+// One full Scan from "", timed, its visitor reading a few bytes of each
+// pair; the count must be n. With `verify`, `sorted` must be
+// SortedKeyOrder(data), and a second, untimed Scan must return exactly
+// those keys, in that (strictly ascending) order, with their values.
 absl::StatusOr<PhaseTiming> RunScan(const kvlab::KVStore& store,
                                     const DataSet& data,
                                     std::span<const uint32_t> sorted,
