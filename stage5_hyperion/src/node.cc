@@ -11,21 +11,6 @@ void AppendHeaderAndKey(std::string* out, NodeType type, bool s, uint8_t prev,
   if (delta == 0) out->push_back(char(key));
 }
 
-Suffix DecodeSuffix(const uint8_t* buf, uint32_t pos) {
-  Suffix s;
-  const uint8_t header = buf[pos];
-  const uint32_t length = header & ~kSuffixValueFlag;
-  uint32_t p = pos + 1;
-  if (header & kSuffixValueFlag) {
-    s.has_value = true;
-    s.value_pos = p;
-    s.value_bytes = uint32_t(ValueBytes(buf + p));
-    p += s.value_bytes;
-  }
-  s.bytes = std::string_view(reinterpret_cast<const char*>(buf + p), length);
-  return s;
-}
-
 void AppendSuffix(std::string* out, std::string_view suffix,
                   std::string_view value_enc) {
   assert(!suffix.empty() && suffix.size() <= kMaxSuffix);
@@ -85,16 +70,6 @@ uint32_t StoreJumpSuccessor(uint8_t* p, uint32_t jump, uint64_t keys) {
   p[0] = uint8_t(jump);
   p[1] = uint8_t(jump >> 8);
   return kJumpBytes + StoreVarint(p + kJumpBytes, keys);
-}
-
-std::string_view InlineValue(const uint8_t* enc) {
-  assert(enc[0] != 0);
-  return std::string_view(reinterpret_cast<const char*>(enc + 1), enc[0]);
-}
-
-HyperionPointer ExternalValue(const uint8_t* enc) {
-  assert(enc[0] == 0);
-  return HyperionPointer::Load(enc + 1);
 }
 
 }  // namespace kvlab::stage5::hyperion

@@ -45,6 +45,7 @@
 #ifndef KVLAB_STAGE5_NODE_H_
 #define KVLAB_STAGE5_NODE_H_
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -245,7 +246,20 @@ struct Suffix {
   uint32_t value_bytes = 0;
   std::string_view bytes;  // the suffix itself
 };
-Suffix DecodeSuffix(const uint8_t* buf, uint32_t pos);
+inline Suffix DecodeSuffix(const uint8_t* buf, uint32_t pos) {
+  Suffix s;
+  const uint8_t header = buf[pos];
+  const uint32_t length = header & ~kSuffixValueFlag;
+  uint32_t p = pos + 1;
+  if (header & kSuffixValueFlag) {
+    s.has_value = true;
+    s.value_pos = p;
+    s.value_bytes = uint32_t(ValueBytes(buf + p));
+    p += s.value_bytes;
+  }
+  s.bytes = std::string_view(reinterpret_cast<const char*>(buf + p), length);
+  return s;
+}
 
 // Appends a suffix child for `suffix` (1..kMaxSuffix bytes) with value
 // encoding `value_enc` (empty: an empty value, flag clear).
@@ -259,9 +273,15 @@ void StoreCount(uint8_t* p, uint64_t count);
 
 // The parts of a value encoding: an inline value's bytes, or an external
 // value's pointer (resolved by the caller, who owns the memory manager).
-std::string_view InlineValue(const uint8_t* enc);
-HyperionPointer ExternalValue(const uint8_t* enc);
 inline bool IsExternal(const uint8_t* enc) { return enc[0] == 0; }
+inline std::string_view InlineValue(const uint8_t* enc) {
+  assert(!IsExternal(enc));
+  return std::string_view(reinterpret_cast<const char*>(enc + 1), enc[0]);
+}
+inline HyperionPointer ExternalValue(const uint8_t* enc) {
+  assert(IsExternal(enc));
+  return HyperionPointer::Load(enc + 1);
+}
 
 }  // namespace kvlab::stage5::hyperion
 

@@ -1,8 +1,6 @@
-// Reading: Get descends like Put; Scan walks the nodes in pre-order, which
-// is key order, rebuilding each key from the T- and S-node key bytes,
-// embedded containers and suffixes on the way; GetNth walks the same order
-// but skips a pointer child by its stored key count and an embedded
-// container by counting its (at most 255) bytes.
+// Reading: Get descends like Put; GetNth walks the nodes in pre-order (key
+// order, as Scan in scan.cc does) but skips a pointer child by its stored
+// key count and an embedded container by counting its (at most 255) bytes.
 
 #include "hyperion_store.h"
 #include "jump_table.h"
@@ -16,14 +14,6 @@ using hyperion::Node;
 using hyperion::NodeType;
 using hyperion::Region;
 using hyperion::SiblingSearch;
-
-namespace {
-
-bool IsSAt(const Region& r, uint32_t pos) {
-  return pos < r.end && r.buf[pos] != 0 && hyperion::IsS(r.buf[pos]);
-}
-
-}  // namespace
 
 bool HyperionStore::GetImpl(std::string_view key, std::string* value) const {
   if (key.empty()) {
@@ -115,107 +105,6 @@ uint64_t HyperionStore::CountKeys(const Region& region) {
     pos = n.end;
   }
   return keys;
-}
-
-uint64_t HyperionStore::Scan(std::string_view start,
-                             ScanVisitor visitor) const {
-  uint64_t visited = 0;
-  if (has_empty_key_ && start.empty()) {
-    ++visited;
-    const std::string_view value(
-        static_cast<const char*>(mm_.Resolve(empty_value_)),
-        mm_.Size(empty_value_));
-    if (!visitor(std::string_view(), value)) return visited;
-  }
-  if (root_.IsNull()) return visited;
-  std::string key;
-  std::optional<std::string_view> bound;
-  if (!start.empty()) bound = start;
-  ScanRegion(
-      hyperion::WholeContainer(static_cast<uint8_t*>(mm_.Resolve(root_))), &key,
-      bound, visitor, &visited);
-  return visited;
-}
-
-// Visits the keys below `region` (prefixed by `*key`) whose remainder is
-// >= `*bound` (all if no bound), in order. Returns false once the visitor
-// does.
-bool HyperionStore::ScanRegion(const Region& region, std::string* key,
-                               std::optional<std::string_view> bound,
-                               ScanVisitor& visitor, uint64_t* visited) const {
-  const uint8_t* buf = region.buf;
-  auto emit = [&](const Node& n) {
-    ++*visited;
-    return visitor(*key, n.type == NodeType::kLeafValue
-                             ? ValueAt(buf + n.value_pos)
-                             : std::string_view());
-  };
-  uint32_t pos = region.begin;
-  uint8_t prev_t = 0;
-  while (pos < region.end && buf[pos] != 0) {
-    const Node t = DecodeNode(buf, pos, prev_t);
-    prev_t = t.key;
-    const uint32_t t_end = hyperion::SkipTNode(buf, t, region.end);
-    pos = t_end;
-    // The bound for what follows this T-node's byte; once a T-node passes
-    // the bound's first byte, everything after it is in range. Below the
-    // top, an empty bound means none: every key is >= "".
-    std::string_view t_bound;
-    if (bound) {
-      const uint8_t b = uint8_t((*bound)[0]);
-      if (t.key < b) continue;
-      if (t.key == b) t_bound = bound->substr(1);
-      bound.reset();
-    }
-    key->push_back(char(t.key));
-    if (EndsKey(t.type) && t_bound.empty() && !emit(t)) return false;
-    uint32_t p = t.end;
-    uint8_t prev_s = 0;
-    while (IsSAt(region, p)) {
-      const Node s = DecodeNode(buf, p, prev_s);
-      prev_s = s.key;
-      p = s.end;
-      std::optional<std::string_view> s_bound;
-      if (!t_bound.empty()) {
-        const uint8_t b = uint8_t(t_bound[0]);
-        if (s.key < b) continue;
-        if (s.key == b && t_bound.size() > 1) s_bound = t_bound.substr(1);
-        t_bound = {};
-      }
-      key->push_back(char(s.key));
-      if (EndsKey(s.type) && !s_bound && !emit(s)) return false;
-      bool go_on = true;
-      switch (s.child) {
-        case ChildKind::kNone:
-          break;
-        case ChildKind::kPointer:
-          go_on = ScanRegion(
-              hyperion::WholeContainer(static_cast<uint8_t*>(
-                  mm_.Resolve(HyperionPointer::Load(buf + s.child_pos)))),
-              key, s_bound, visitor, visited);
-          break;
-        case ChildKind::kEmbedded:
-          go_on = ScanRegion(hyperion::EmbeddedRegion(buf, s.child_pos), key,
-                             s_bound, visitor, visited);
-          break;
-        case ChildKind::kSuffix: {
-          const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, s.child_pos);
-          if (!s_bound || sx.bytes >= *s_bound) {
-            key->append(sx.bytes);
-            ++*visited;
-            go_on = visitor(*key, sx.has_value ? ValueAt(buf + sx.value_pos)
-                                               : std::string_view());
-            key->resize(key->size() - sx.bytes.size());
-          }
-          break;
-        }
-      }
-      key->pop_back();
-      if (!go_on) return false;
-    }
-    key->pop_back();
-  }
-  return true;
 }
 
 bool HyperionStore::GetNth(uint64_t n, std::string* key,

@@ -25,8 +25,7 @@ std::string HyperionStore::EncodeValue(std::string_view value) {
   return enc;
 }
 
-std::string_view HyperionStore::ValueAt(const uint8_t* enc) const {
-  if (!IsExternal(enc)) return hyperion::InlineValue(enc);
+std::string_view HyperionStore::ExternalValueAt(const uint8_t* enc) const {
   const HyperionPointer hp = hyperion::ExternalValue(enc);
   return std::string_view(static_cast<const char*>(mm_.Resolve(hp)),
                           mm_.Size(hp));
