@@ -1,5 +1,7 @@
 #include "jump_table.h"
 
+#include <bit>
+#include <cstring>
 #include <string>
 
 namespace kvlab::stage5::hyperion {
@@ -24,6 +26,34 @@ JumpTableEntry LoadJumpTableEntry(const uint8_t* c, uint32_t i) {
 
 void StoreJumpTableEntry(uint8_t* c, uint32_t i, const JumpTableEntry& e) {
   StoreEntryBytes(c + kHeaderBytes + i * kJumpTableEntryBytes, e);
+}
+
+// The three fields of an entry, read as one little-endian 64-bit word,
+// are offset + key << 24 + keys_before << 32. Adding bytes + keys << 32 to
+// the word adds to both counts at once: no carry or borrow crosses from the
+// offset into the key byte while the offset stays in range, and the count's
+// overflow bits fall off the top.
+void ShiftJumpTableEntries(uint8_t* c, uint32_t from, int64_t bytes,
+                           int64_t keys) {
+  static_assert(std::endian::native == std::endian::little);
+  const uint64_t add = uint64_t(bytes) + (uint64_t(keys) << 32);
+  const uint32_t slots = JumpTableEntries(c);
+  for (uint32_t i = from; i < slots && JumpTableSlotUsed(c, i); ++i) {
+    uint8_t* p = c + kHeaderBytes + i * kJumpTableEntryBytes;
+    uint64_t word;
+    std::memcpy(&word, p, sizeof(word));
+    word += add;
+    std::memcpy(p, &word, sizeof(word));
+  }
+}
+
+void DropJumpTableEntry(uint8_t* c, uint32_t i) {
+  const uint32_t slots = JumpTableEntries(c);
+  uint8_t* p = c + kHeaderBytes + i * kJumpTableEntryBytes;
+  std::memmove(p, p + kJumpTableEntryBytes,
+               (slots - i - 1) * kJumpTableEntryBytes);
+  std::memset(c + kHeaderBytes + (slots - 1) * kJumpTableEntryBytes, 0,
+              kJumpTableEntryBytes);
 }
 
 std::vector<JumpTableEntry> LoadJumpTable(const uint8_t* c) {

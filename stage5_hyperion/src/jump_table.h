@@ -54,6 +54,15 @@ inline uint32_t JumpTableKeysBeforeAt(const uint8_t* c, uint32_t i) {
 }
 void StoreJumpTableEntry(uint8_t* c, uint32_t i, const JumpTableEntry& e);
 
+// Adds `bytes` to the offset and `keys` to the keys before of every used
+// entry from slot `from` on (the entries after a change), in place. Neither
+// field may leave its range: offsets stay in 1..2^24-1, counts in 32 bits.
+void ShiftJumpTableEntries(uint8_t* c, uint32_t from, int64_t bytes,
+                           int64_t keys);
+// Removes the used entry in slot `i`: the used entries after it move down
+// one slot and the last slot becomes unused.
+void DropJumpTableEntry(uint8_t* c, uint32_t i);
+
 // The used entries of container `c`'s table, in order.
 std::vector<JumpTableEntry> LoadJumpTable(const uint8_t* c);
 

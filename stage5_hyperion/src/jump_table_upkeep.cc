@@ -72,25 +72,24 @@ void HyperionStore::FinishJumpTable(std::vector<Level>* levels, size_t i,
         next_prev = t_key;
       }
     }
-    // Rewritten in place; a dropped entry's slot is taken by the next.
-    uint32_t kept = slot;
-    for (; slot < slots; ++slot) {
-      JumpTableEntry e = hyperion::LoadJumpTableEntry(c, slot);
-      if (e.offset == 0) break;
-      if (e.key == t_key && !t_kept) continue;
-      if (e.key > t_key) {
-        e.keys_before = uint32_t(int64_t{e.keys_before} + key_delta);
-        // Only the T-node right after the path's may have been re-encoded.
-        const bool is_next = next_pos < used &&
-                             hyperion::IsTNodeAt(c, next_pos) &&
-                             DecodeNode(c, next_pos, next_prev).key == e.key;
-        e.offset = is_next ? next_pos : uint32_t(e.offset + shift);
-        next_pos = used;  // later entries are further on
+    if (hyperion::JumpTableKeyAt(c, slot) == t_key) {
+      if (t_kept) {
+        ++slot;  // the path's own entry is still true
+      } else {
+        hyperion::DropJumpTableEntry(c, slot);
       }
-      hyperion::StoreJumpTableEntry(c, kept++, e);
     }
-    for (; kept < slot; ++kept) {
-      hyperion::StoreJumpTableEntry(c, kept, JumpTableEntry{});
+    if (slot < slots && hyperion::JumpTableSlotUsed(c, slot)) {
+      // Only the T-node right after the path's may have been re-encoded:
+      // the first later entry is set where it is, the rest moved.
+      JumpTableEntry e = hyperion::LoadJumpTableEntry(c, slot);
+      e.keys_before = uint32_t(int64_t{e.keys_before} + key_delta);
+      const bool is_next = next_pos < used &&
+                           hyperion::IsTNodeAt(c, next_pos) &&
+                           DecodeNode(c, next_pos, next_prev).key == e.key;
+      e.offset = is_next ? next_pos : uint32_t(e.offset + shift);
+      hyperion::StoreJumpTableEntry(c, slot, e);
+      hyperion::ShiftJumpTableEntries(c, slot + 1, shift, key_delta);
     }
   }
   if (options_.jump_table != 0 && level.t_steps > options_.jump_table &&

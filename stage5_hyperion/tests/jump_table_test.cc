@@ -72,6 +72,58 @@ TEST(JumpTable, NthStartsAtTheLastEntryWithAtMostNBefore) {
   EXPECT_EQ(JumpBeforeNth(r, 1000).entry.keys_before, 25u);
 }
 
+TEST(JumpTable, ShiftMovesBothCountsOfTheLaterEntriesOnly) {
+  std::string c = ContainerWithTable(
+      1, {{0x40, 'b', 0}, {0xff, 'f', 0xffff}, {0x123456, 'm', 25}});
+  uint8_t* p = reinterpret_cast<uint8_t*>(c.data());
+  // Growing: the offset carries past its low byte, the count past 16 bits.
+  ShiftJumpTableEntries(p, 1, 0x101, 1);
+  std::vector<JumpTableEntry> e = LoadJumpTable(p);
+  ASSERT_EQ(e.size(), 3u);
+  EXPECT_EQ(e[0].offset, 0x40u);  // before `from`: untouched
+  EXPECT_EQ(e[0].keys_before, 0u);
+  EXPECT_EQ(e[1].offset, 0x200u);
+  EXPECT_EQ(e[1].key, 'f');
+  EXPECT_EQ(e[1].keys_before, 0x10000u);
+  EXPECT_EQ(e[2].offset, 0x123557u);
+  EXPECT_EQ(e[2].key, 'm');
+  EXPECT_EQ(e[2].keys_before, 26u);
+  // Shrinking: borrows stay inside each field; the key bytes never change.
+  ShiftJumpTableEntries(p, 1, -0x1c1, -1);
+  e = LoadJumpTable(p);
+  EXPECT_EQ(e[1].offset, 0x3fu);
+  EXPECT_EQ(e[1].key, 'f');
+  EXPECT_EQ(e[1].keys_before, 0xffffu);
+  EXPECT_EQ(e[2].offset, 0x123396u);
+  EXPECT_EQ(e[2].key, 'm');
+  EXPECT_EQ(e[2].keys_before, 25u);
+  // Unused slots stay zero.
+  EXPECT_EQ(LoadJumpTableEntry(p, 3).offset, 0u);
+  EXPECT_EQ(LoadJumpTableEntry(p, 3).keys_before, 0u);
+}
+
+TEST(JumpTable, DropMovesTheLaterEntriesDown) {
+  std::string c = ContainerWithTable(
+      1, {{0x40, 'b', 0}, {0x80, 'f', 10}, {0xc0, 'm', 25}, {0xd0, 'q', 30}});
+  uint8_t* p = reinterpret_cast<uint8_t*>(c.data());
+  DropJumpTableEntry(p, 1);
+  const std::vector<JumpTableEntry> e = LoadJumpTable(p);
+  ASSERT_EQ(e.size(), 3u);
+  EXPECT_EQ(e[0].key, 'b');
+  EXPECT_EQ(e[1].key, 'm');
+  EXPECT_EQ(e[1].offset, 0xc0u);
+  EXPECT_EQ(e[2].key, 'q');
+  EXPECT_EQ(e[2].keys_before, 30u);
+  // Dropping from a full table frees its last slot.
+  std::vector<JumpTableEntry> full;
+  for (uint8_t k = 0; k < 7; ++k) full.push_back({0x40u + k, k, k});
+  c = ContainerWithTable(1, full);
+  p = reinterpret_cast<uint8_t*>(c.data());
+  DropJumpTableEntry(p, 6);
+  EXPECT_EQ(LoadJumpTable(p).size(), 6u);
+  EXPECT_FALSE(JumpTableSlotUsed(p, 6));
+}
+
 TEST(JumpTable, DecodeBaseRecoversADeltaEncodedKey) {
   // A T-node 'f' stored as delta 3 from 'c', and one stored explicitly.
   const std::string delta = {char(MakeHeader(NodeType::kLeaf, false, 3, 0))};
