@@ -106,7 +106,9 @@ bool IsReliableBuild(const BuildInfo& build) {
   return build.type == "Release" && build.sanitizer.empty() && build.ndebug;
 }
 
-std::string UnreliableBuildWarning(const BuildInfo& build, bool allowed) {
+std::string UnreliableBuildWarning(const BuildInfo& build,
+                                   std::string_view tool,
+                                   std::string_view continuing) {
   std::string why;
   if (build.type != "Release") {
     absl::StrAppend(&why, "  - build type is '", build.type,
@@ -117,18 +119,20 @@ std::string UnreliableBuildWarning(const BuildInfo& build, bool allowed) {
   }
   if (!build.ndebug) absl::StrAppend(&why, "  - NDEBUG is not defined\n");
   const std::string rule(72, '*');
+  const absl::string_view name = kvlab::ToAbsl(tool);
   return absl::StrCat(
-      rule, "\n", "WARNING: kvbench was built for debugging, not measuring.\n",
-      why,
+      rule, "\n", "WARNING: ", name,
+      " was built for debugging, not measuring.\n", why,
       "Its numbers are meaningless: unoptimised or sanitized code is many\n"
       "times slower and uses more memory, unevenly across stores.\n"
-      "Build for release instead: make bench, or\n"
+      "Build for release instead (make bench and make grade do), or\n"
       "  cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release\n"
-      "  cmake --build build/release --target kvbench\n",
-      allowed ? "Continuing because of --allow_debug: every result is marked "
-                "UNRELIABLE.\n"
-              : "Refusing to run. Pass --allow_debug to run anyway (for "
-                "testing kvbench itself).\n",
+      "  cmake --build build/release --target ",
+      name, "\n",
+      continuing.empty()
+          ? "Refusing to run. Pass --allow_debug to run anyway (for testing "
+            "the tool itself).\n"
+          : absl::StrCat("Continuing ", kvlab::ToAbsl(continuing), "\n"),
       rule, "\n");
 }
 

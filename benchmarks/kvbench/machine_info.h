@@ -47,8 +47,13 @@ bool IsReliableBuild(const BuildInfo& build);
 inline constexpr std::string_view kUnreliableMark =
     "UNRELIABLE: debug/sanitized build";
 
-// The loud multi-line warning printed for an unreliable build.
-std::string UnreliableBuildWarning(const BuildInfo& build, bool allowed);
+// The loud multi-line warning an unreliable build of `tool` (kvbench,
+// kvgrade, nth_latency: the program and its CMake target) prints.
+// `continuing` says why the tool runs anyway ("because of --allow_debug:
+// ..."); empty, the warning says the tool refuses and how to override it.
+std::string UnreliableBuildWarning(const BuildInfo& build,
+                                   std::string_view tool,
+                                   std::string_view continuing);
 
 // What every kvlab measurement prints after "machine: " and "build: ":
 // "Intel(R) Xeon(R) Processor, 2 cores, 23.5 GiB, Linux 6.1.0" and

@@ -248,7 +248,11 @@ int Main(int argc, char** argv) {
   const BuildInfo build = CurrentBuild();
   const bool unreliable = !IsReliableBuild(build);
   if (unreliable) {
-    std::cerr << UnreliableBuildWarning(build, options.allow_debug);
+    std::cerr << UnreliableBuildWarning(
+        build, "kvbench",
+        options.allow_debug
+            ? "because of --allow_debug: every result is marked UNRELIABLE."
+            : "");
     if (!options.allow_debug) return 2;
   }
 

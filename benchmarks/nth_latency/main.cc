@@ -95,7 +95,11 @@ int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
   const kvbench::BuildInfo build = kvbench::CurrentBuild();
   if (!kvbench::IsReliableBuild(build)) {
-    std::fputs(kvbench::UnreliableBuildWarning(build, true).c_str(), stderr);
+    std::fputs(kvbench::UnreliableBuildWarning(
+                   build, "nth_latency",
+                   "anyway: every result line is marked UNRELIABLE.")
+                   .c_str(),
+               stderr);
   }
   const uint64_t seed = absl::GetFlag(FLAGS_seed);
   absl::StatusOr<kvbench::DataSet> data = kvbench::GenerateDataSet(

@@ -54,8 +54,11 @@ int GradeMain(int argc, char** argv, const GradeSource& source) {
   context.build = kvbench::CurrentBuild();
   context.unreliable = !kvbench::IsReliableBuild(context.build);
   if (context.unreliable) {
-    std::cerr << kvbench::UnreliableBuildWarning(context.build,
-                                                 options.allow_debug);
+    std::cerr << kvbench::UnreliableBuildWarning(
+        context.build, "kvgrade",
+        options.allow_debug
+            ? "because of --allow_debug: the grade is marked UNRELIABLE."
+            : "");
     if (!options.allow_debug) return 2;
   }
   context.store = source.name;

@@ -1,10 +1,10 @@
 // Stage 5 of kvlab: Hyperion.
 //
 //   hyperion  the Hyperion container trie over the stage-5 memory manager
-//             (docs/stage5_hyperion.md); options inline_value (0..255,
-//             default 255: longest value stored in the node) and embed
-//             (16..255, default 144: ejection budget of embedded
-//             containers). Not thread-safe; MakeThreadSafe wraps it.
+//             (docs/stage5_hyperion.md); options inline_value, embed,
+//             eject_above, jump_successor, jump_table and jump_table_min
+//             (`kvbench --list` prints each with its range and default).
+//             Not thread-safe; MakeThreadSafe wraps it.
 
 #ifndef KVLAB_STAGE5_STORES_H_
 #define KVLAB_STAGE5_STORES_H_
