@@ -6,8 +6,6 @@
 // cut out of its parent) and its parent S-node loses the child, and so on
 // up to the root.
 
-#include <optional>
-
 #include "hyperion_store.h"
 
 namespace kvlab::stage5 {
@@ -123,15 +121,11 @@ bool HyperionStore::DeleteImpl(std::string_view key) {
   }
   --size_;
 
-  // The level whose jump successors are due once the deletion leaves it
-  // (FinishLevel), before the level above changes.
-  std::optional<size_t> touched;
+  // From the deepest frame up, while the region a removal leaves is empty.
+  // Only a freed real container moves the walk to the level above, and a
+  // freed level needs no upkeep, so FinishLevel can wait until the end.
   for (size_t f = frames.size(); f-- > 0;) {
     const Frame fr = frames[f];
-    if (touched && *touched != fr.level) {
-      FinishLevel(&levels, *touched, key, -1);
-    }
-    touched = fr.level;
     levels.resize(fr.level + 1);
     uint8_t* buf = Base(levels, fr.level);
     std::vector<Embed> embeds;
@@ -215,7 +209,6 @@ bool HyperionStore::DeleteImpl(std::string_view key) {
       mm_.Free(levels[fr.level].hp);
       if (fr.level == 0) root_ = HyperionPointer();
       levels[fr.level].finished = true;
-      touched.reset();
     }
   }
   // Deepest first: the last level changed, then those only passed
