@@ -9,7 +9,8 @@
 // the one holding the key's byte at that level, so once the operation is
 // done FinishLevel takes that T-node where the descent met it (no splice
 // starts before it), measures its children and rewrites, adds or removes
-// its 3-7 bytes; in a container
+// its 3-7 bytes. A Put skips the measuring when the T-node already has
+// one: its jump grows by the container's change in size. In a container
 // the operation only passed through, it adds the change in keys to the
 // T-node's count. A container just ejected from an embedded one (which
 // has no jump successors) is normalised as a whole; it is small.
@@ -114,6 +115,20 @@ void HyperionStore::FinishJumpSuccessors(std::vector<Level>* levels, size_t i,
   if (level.t_pos >= used || !hyperion::IsTNodeAt(c, level.t_pos)) return;
   const Node t = DecodeNode(c, level.t_pos, level.t_prev);
   if (t.key != uint8_t(key[level.depth])) return;
+  // A Put never removes an S-node, so a T-node that had a jump successor
+  // still needs one, and every byte the Put changed here lies between its
+  // value and its next sibling: the jump moves by the container's change in
+  // size, without walking the children (unless it had overflowed).
+  if (key_delta >= 0 && hyperion::HasJumpSuccessor(t.header)) {
+    const uint8_t* field = c + t.jump_pos;
+    const uint32_t stored = hyperion::LoadJump(field);
+    if (stored != 0) {
+      SetJumpSuccessor(levels, i, t,
+                       JumpValue(stored + used - level.used_before),
+                       hyperion::LoadJumpKeys(field) + key_delta);
+      return;
+    }
+  }
   const hyperion::SChildren children = hyperion::MeasureSChildren(c, t, used);
   const bool wanted = children.count > options_.jump_successor;
   const bool present = hyperion::HasJumpSuccessor(t.header);
