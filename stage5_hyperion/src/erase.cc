@@ -6,6 +6,8 @@
 // cut out of its parent) and its parent S-node loses the child, and so on
 // up to the root.
 
+#include <cassert>
+
 #include "hyperion_store.h"
 
 namespace kvlab::stage5 {
@@ -126,6 +128,8 @@ bool HyperionStore::DeleteImpl(std::string_view key) {
   // freed level needs no upkeep, so FinishLevel can wait until the end.
   for (size_t f = frames.size(); f-- > 0;) {
     const Frame fr = frames[f];
+    // Any deeper level left behind was freed (and marked finished) above.
+    assert(levels.size() <= fr.level + 1 || levels[fr.level + 1].finished);
     levels.resize(fr.level + 1);
     uint8_t* buf = Base(levels, fr.level);
     std::vector<Embed> embeds;

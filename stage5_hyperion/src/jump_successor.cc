@@ -116,9 +116,10 @@ void HyperionStore::FinishJumpSuccessors(std::vector<Level>* levels, size_t i,
   const Node t = DecodeNode(c, level.t_pos, level.t_prev);
   if (t.key != uint8_t(key[level.depth])) return;
   // A Put never removes an S-node, so a T-node that had a jump successor
-  // still needs one, and every byte the Put changed here lies between its
-  // value and its next sibling: the jump moves by the container's change in
-  // size, without walking the children (unless it had overflowed).
+  // still needs one, and every change in size the Put made here lies
+  // between its value and its next sibling: the jump moves by the
+  // container's change in size, without walking the children (unless it
+  // had overflowed).
   if (key_delta >= 0 && hyperion::HasJumpSuccessor(t.header)) {
     const uint8_t* field = c + t.jump_pos;
     const uint32_t stored = hyperion::LoadJump(field);

@@ -31,8 +31,8 @@ void StoreJumpTableEntry(uint8_t* c, uint32_t i, const JumpTableEntry& e) {
 // The three fields of an entry, read as one little-endian 64-bit word,
 // are offset + key << 24 + keys_before << 32. Adding bytes + keys << 32 to
 // the word adds to both counts at once: no carry or borrow crosses from the
-// offset into the key byte while the offset stays in range, and the count's
-// overflow bits fall off the top.
+// offset into the key byte while the offset stays in range, and a negative
+// addend's sign bits, added to the count, fall off the top.
 void ShiftJumpTableEntries(uint8_t* c, uint32_t from, int64_t bytes,
                            int64_t keys) {
   static_assert(std::endian::native == std::endian::little);

@@ -55,8 +55,8 @@ inline uint32_t JumpTableKeysBeforeAt(const uint8_t* c, uint32_t i) {
 void StoreJumpTableEntry(uint8_t* c, uint32_t i, const JumpTableEntry& e);
 
 // Adds `bytes` to the offset and `keys` to the keys before of every used
-// entry from slot `from` on (the entries after a change), in place. Neither
-// field may leave its range: offsets stay in 1..2^24-1, counts in 32 bits.
+// entry from slot `from` on (the entries after a change), in place. The
+// results must fit: offsets in 1..2^24-1, counts in 0..2^32-1.
 void ShiftJumpTableEntries(uint8_t* c, uint32_t from, int64_t bytes,
                            int64_t keys);
 // Removes the used entry in slot `i`: the used entries after it move down

@@ -2,8 +2,9 @@
 // key descends to it like Get (ScanFrom, one path of nodes), and everything
 // after that path is visited by the bulk walk (ScanTNodes, ScanSNodes),
 // which compares no bounds and decodes every node exactly once. Each key
-// is rebuilt in one string: a byte pushed per T- and S-node on the way
-// down, a suffix appended, and popped again on the way back.
+// is rebuilt in one fixed buffer (ScanState): a byte pushed per T- and
+// S-node on the way down, a suffix appended, and popped again on the way
+// back.
 
 #include <cstring>
 

@@ -156,9 +156,26 @@ void RunAgainstOracle(HyperionStore* store, const KeySource& source,
       ASSERT_EQ(deleted, n < oracle.size()) << where << " DeleteNth " << n;
       if (deleted) oracle.erase(oracle.find_by_order(n));
     } else {
-      // A short scan from a pooled key, a fresh key, or a key cut short.
+      // A short scan from a pooled key or a fresh key, as it is, cut short,
+      // or just after or just before it.
       std::string start = rng() % 2 ? key : source(rng);
-      if (rng() % 4 == 0 && !start.empty()) start.resize(rng() % start.size());
+      switch (rng() % 8) {
+        case 0:
+        case 1:
+          if (!start.empty()) start.resize(rng() % start.size());
+          break;
+        case 2:
+          start.push_back('\0');
+          break;
+        case 3:
+          start.push_back('\xff');
+          break;
+        case 4:
+          if (!start.empty()) start.back() = char(uint8_t(start.back()) - 1);
+          break;
+        default:
+          break;
+      }
       const size_t limit = 1 + rng() % 12;
       auto it = oracle.lower_bound(start);
       size_t seen = 0;

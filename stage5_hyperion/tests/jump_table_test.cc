@@ -97,6 +97,19 @@ TEST(JumpTable, ShiftMovesBothCountsOfTheLaterEntriesOnly) {
   EXPECT_EQ(e[2].offset, 0x123396u);
   EXPECT_EQ(e[2].key, 'm');
   EXPECT_EQ(e[2].keys_before, 25u);
+  // Mixed signs: an ejection during a Put shrinks the bytes and adds a
+  // key; a Delete may keep the bytes and lose a key.
+  ShiftJumpTableEntries(p, 2, -0x96, 1);
+  ShiftJumpTableEntries(p, 1, 0, -1);
+  e = LoadJumpTable(p);
+  EXPECT_EQ(e[1].offset, 0x3fu);
+  EXPECT_EQ(e[1].keys_before, 0xfffeu);
+  EXPECT_EQ(e[2].offset, 0x123300u);
+  EXPECT_EQ(e[2].key, 'm');
+  EXPECT_EQ(e[2].keys_before, 25u);
+  // From past the last slot: nothing to do.
+  ShiftJumpTableEntries(p, 7, 5, 5);
+  EXPECT_EQ(LoadJumpTable(p)[2].offset, 0x123300u);
   // Unused slots stay zero.
   EXPECT_EQ(LoadJumpTableEntry(p, 3).offset, 0u);
   EXPECT_EQ(LoadJumpTableEntry(p, 3).keys_before, 0u);

@@ -302,10 +302,13 @@ TEST(HyperionStore, LargeContainersEjectTheEmbeddedContainersThatGrow) {
 
 TEST(HyperionStore, JumpSuccessorTooFarForSixteenBitsIsZero) {
   // 256 children with 255-byte values: about 66,000 bytes under T 'a'.
+  // Checked after every Put: the jump grows by each Put's change in size
+  // until it no longer fits and is stored as 0.
   HyperionStore store;
   const std::string value(255, 'v');
   for (int i = 0; i < 256; ++i) {
     ASSERT_FALSE(*store.Put(std::string{'a', char(i)}, value));
+    ASSERT_EQ(store.CheckInvariants(), "") << "after child " << i;
   }
   ASSERT_FALSE(*store.Put("b", "after"));
   const std::string nodes = RootNodes(store);
@@ -319,8 +322,10 @@ TEST(HyperionStore, JumpSuccessorTooFarForSixteenBitsIsZero) {
   ASSERT_TRUE(store.Get("b", &v));
   EXPECT_EQ(v, "after");
   // Below 65,536 bytes again, the jump is stored.
-  for (int i = 0; i < 10; ++i)
+  for (int i = 0; i < 10; ++i) {
     ASSERT_TRUE(store.Delete(std::string{'a', char(i)}));
+    ASSERT_EQ(store.CheckInvariants(), "") << "after deleting child " << i;
+  }
   EXPECT_NE(hyperion::LoadJump(
                 reinterpret_cast<const uint8_t*>(RootNodes(store).data()) + 2),
             0u);
@@ -360,20 +365,15 @@ TEST(HyperionStore, GetNthThroughChildContainers) {
 TEST(HyperionStore, ScanFromEveryKindOfStartPosition) {
   // Keys ending at T-nodes, at S-nodes, in suffixes, in embedded and in
   // pointed-to containers; scans start at each key, just before and just
-  // after it, and at each proper prefix.
-  HyperionStore store(HyperionOptions{.embed_limit = 24});
-  std::map<std::string, std::string> oracle;
+  // after it, at each proper prefix and past the longest key allowed; each
+  // runs whole and stopped after 1, 2 and 3 pairs. Once more with jump
+  // tables everywhere, so that the descent starts at a table entry.
   const std::vector<std::string> keys = {
       "a",      "ab",     "abc",    "abcd",   "abcde",  "abd",    "b",
       "ba",     "bab",    "babab",  "bb",     "c",      "cat",    "cats",
       "catsz",  "dog",    "doge",   "dz",     "x",      "xyzzy1", "xyzzy2",
       "xyzzy3", "xyzzy4", "xyzzy5", "xyzzy6", "xyzzy7", "\xff",   "\xff\xff"};
-  for (const std::string& k : keys) {
-    ASSERT_TRUE(store.Put(k, "v" + k).ok());
-    oracle[k] = "v" + k;
-  }
-  ASSERT_EQ(store.CheckInvariants(), "");
-  std::vector<std::string> starts = {""};
+  std::vector<std::string> starts = {"", "x" + std::string(kMaxKeySize, 'y')};
   for (const std::string& k : keys) {
     starts.push_back(k);
     starts.push_back(k + '\0');
@@ -383,10 +383,43 @@ TEST(HyperionStore, ScanFromEveryKindOfStartPosition) {
     before.back() = char(uint8_t(before.back()) - 1);
     starts.push_back(before);
   }
-  for (const std::string& start : starts) {
-    std::vector<std::pair<std::string, std::string>> expected(
-        oracle.lower_bound(start), oracle.end());
-    EXPECT_EQ(ScanAll(store, start), expected) << "from \"" << start << "\"";
+  for (const HyperionOptions& options :
+       {HyperionOptions{.embed_limit = 24}, HyperionOptions{.embed_limit = 24,
+                                            .jump_successor = 0,
+                                            .jump_table = 1,
+                                            .jump_table_min = 0}}) {
+    HyperionStore store(options);
+    std::map<std::string, std::string> oracle;
+    for (const std::string& k : keys) {
+      ASSERT_TRUE(store.Put(k, "v" + k).ok());
+      oracle[k] = "v" + k;
+    }
+    ASSERT_EQ(store.CheckInvariants(), "");
+    const bool tables = options.jump_table_min == 0;
+    if (tables) {
+      ASSERT_NE(hyperion::ContainerJumpBits(static_cast<const uint8_t*>(
+                    store.memory().Resolve(store.root()))),
+                0u);
+    }
+    for (const std::string& start : starts) {
+      const std::vector<std::pair<std::string, std::string>> expected(
+          oracle.lower_bound(start), oracle.end());
+      EXPECT_EQ(ScanAll(store, start), expected)
+          << "from \"" << start << "\", tables " << tables;
+      for (size_t limit = 1; limit <= 3; ++limit) {
+        std::vector<std::pair<std::string, std::string>> seen;
+        const uint64_t visited =
+            store.Scan(start, [&](std::string_view k, std::string_view v) {
+              seen.emplace_back(k, v);
+              return seen.size() < limit;
+            });
+        const size_t want = std::min(limit, expected.size());
+        EXPECT_EQ(visited, want) << "from \"" << start << "\"";
+        EXPECT_TRUE(std::equal(seen.begin(), seen.end(), expected.begin()) &&
+                    seen.size() == want)
+            << "from \"" << start << "\", stopped after " << limit;
+      }
+    }
   }
 }
 
