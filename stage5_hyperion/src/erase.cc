@@ -42,7 +42,7 @@ enum class Loss { kTValue, kSValue, kSChild };
 
 }  // namespace
 
-bool HyperionStore::DeleteImpl(std::string_view key) {
+bool HyperionStore::Erase(std::string_view key) {
   if (key.empty()) {
     if (!has_empty_key_) return false;
     mm_.Free(empty_value_);

@@ -78,6 +78,11 @@ struct HyperionOptions {
   // read in a few cache lines, where a table would cost more than it saves
   // (56 bytes for its first 7 entries). 0..2^24.
   uint32_t jump_table_min = 1024;
+  // Every 1,024 Puts and Deletes, if at least size/8 of them ran since the
+  // last compaction and the free chunks inside mapped bins exceed this
+  // percentage of the bytes held, compact (Compact()). 0 turns it off;
+  // 0..1000.
+  uint32_t compact = 0;
 
   static absl::StatusOr<HyperionOptions> FromStoreOptions(
       const StoreOptions& options);
@@ -100,6 +105,12 @@ class HyperionStore final : public KVStore {
   // The memory manager's footprint without its cache of empty segments,
   // plus this object.
   std::optional<size_t> MemoryUsage() const override;
+
+  // Moves the trie's chunks out of the memory manager's sparsest bins and
+  // forwards every pointer the trie stores, so that the emptied bins are
+  // returned to the system (MemoryManager::BeginCompaction). O(size).
+  CompactionStats Compact(const CompactionPolicy& policy = {});
+  uint64_t compactions() const { return compactions_; }
 
   // "" if every invariant above holds, else the first violation.
   std::string CheckInvariants() const;
@@ -150,6 +161,19 @@ class HyperionStore final : public KVStore {
     std::string_view key;
     std::string_view value_enc;
   };
+
+  // Put and Delete proper (insert.cc, erase.cc); PutImpl and DeleteImpl
+  // add the compaction check.
+  bool Insert(std::string_view key, std::string_view value);
+  bool Erase(std::string_view key);
+
+  // --- compaction (compact.cc)
+  // Runs Compact() when options_.compact asks for it.
+  void CompactIfFragmented();
+  // Replaces every pointer stored below `region` by its forward.
+  void ForwardRegion(const Region& region);
+  // The same for a value encoding, if external.
+  void ForwardValue(uint8_t* enc);
 
   // --- values (values.cc)
   // The encoding of `value` ("" for an empty value); allocates a chunk for
@@ -311,6 +335,8 @@ class HyperionStore final : public KVStore {
   bool has_empty_key_ = false;
   HyperionPointer empty_value_;  // the empty key's value, null if empty
   uint64_t size_ = 0;
+  uint64_t writes_since_compaction_ = 0;
+  uint64_t compactions_ = 0;
 };
 
 }  // namespace kvlab::stage5

@@ -31,7 +31,7 @@ std::string_view ValueBytesOf(const uint8_t* buf, const Node& n) {
 
 }  // namespace
 
-bool HyperionStore::PutImpl(std::string_view key, std::string_view value) {
+bool HyperionStore::Insert(std::string_view key, std::string_view value) {
   if (key.empty()) {
     const bool replaced = has_empty_key_;
     mm_.Free(empty_value_);

@@ -36,6 +36,10 @@ void RegisterStage5Stores(StoreRegistry* registry) {
               {"jump_table_min",
                "containers of fewer used bytes never get a jump table, "
                "0..2^24 (default 1024)"},
+              {"compact",
+               "compact the memory manager's bins when their free chunks "
+               "pass this percentage of the bytes held, 0..1000 (default 0: "
+               "never)"},
           },
       .ordered = true,
       .linear_nth = false,

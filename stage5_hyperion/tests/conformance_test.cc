@@ -17,7 +17,8 @@ INSTANTIATE_TEST_SUITE_P(
         RegisterStage5Stores,
         {"hyperion", "hyperion:embed=16", "hyperion:inline_value=0:embed=255",
          "hyperion:jump_successor=0", "hyperion:jump_successor=256",
-         "hyperion:eject_above=64", "hyperion:jump_table=1:jump_table_min=0"})),
+         "hyperion:eject_above=64", "hyperion:jump_table=1:jump_table_min=0",
+         "hyperion:compact=1:embed=16"})),
     testing::ConformanceCaseName);
 
 }  // namespace

@@ -423,6 +423,84 @@ TEST(HyperionStore, ScanFromEveryKindOfStartPosition) {
   }
 }
 
+// 40,000 random 8-byte keys under 16,384 two-byte prefixes, three in four
+// deleted again. With embed 16 most prefixes get a small container of
+// their own, which grows and shrinks chunk by chunk, so superbins 1-3 span
+// several bins each, sparse after the deletes. Values are out of line.
+const HyperionOptions kFragmenting{.inline_value = 4, .embed_limit = 16};
+
+void FragmentWithRandomIntegers(HyperionStore* store,
+                                std::map<std::string, std::string>* oracle) {
+  std::mt19937_64 rng(5);
+  std::vector<std::string> keys;
+  for (int i = 0; i < 40'000; ++i) {
+    const uint64_t x = rng() & ~(uint64_t{0xc000} << 48);
+    std::string key(8, '\0');
+    for (int b = 0; b < 8; ++b) key[b] = char(x >> (56 - 8 * b));
+    const std::string value = "value" + std::to_string(i);
+    ASSERT_TRUE(store->Put(key, value).ok());
+    (*oracle)[key] = value;
+    keys.push_back(key);
+  }
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (i % 4 == 0) continue;
+    ASSERT_TRUE(store->Delete(keys[i]));
+    oracle->erase(keys[i]);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> Sorted(
+    const std::map<std::string, std::string>& oracle) {
+  return {oracle.begin(), oracle.end()};
+}
+
+TEST(HyperionStore, CompactionForwardsEveryPointer) {
+  HyperionStore store(kFragmenting);
+  std::map<std::string, std::string> oracle;
+  FragmentWithRandomIntegers(&store, &oracle);
+  ASSERT_EQ(store.CheckInvariants(), "");
+  const uint64_t footprint = store.memory().Stats().FootprintBytes();
+  const CompactionStats done = store.Compact();
+  EXPECT_GT(done.chunks_moved, 0u);
+  EXPECT_GT(done.bins_released, 0u);
+  EXPECT_LT(store.memory().Stats().FootprintBytes(), footprint);
+  // The checker resolves every pointer and accounts for every chunk.
+  ASSERT_EQ(store.CheckInvariants(), "");
+  EXPECT_EQ(ScanAll(store, ""), Sorted(oracle));
+  // The moved containers and values take further changes.
+  for (auto it = oracle.begin(); it != oracle.end();) {
+    ASSERT_TRUE(store.Put(it->first, "again").ok());
+    it->second = "again";
+    ++it;
+    if (it == oracle.end()) break;
+    ASSERT_TRUE(store.Delete(it->first));
+    it = oracle.erase(it);
+  }
+  ASSERT_EQ(store.CheckInvariants(), "");
+  EXPECT_EQ(ScanAll(store, ""), Sorted(oracle));
+  // A second compaction right away finds little or nothing to move.
+  store.Compact();
+  EXPECT_EQ(store.CheckInvariants(), "");
+}
+
+TEST(HyperionStore, CompactsByItselfPastTheThreshold) {
+  HyperionOptions compacting = kFragmenting;
+  compacting.compact = 50;
+  HyperionStore never(kFragmenting);
+  HyperionStore automatic(compacting);
+  std::map<std::string, std::string> oracle_never, oracle_automatic;
+  FragmentWithRandomIntegers(&never, &oracle_never);
+  FragmentWithRandomIntegers(&automatic, &oracle_automatic);
+  EXPECT_EQ(never.compactions(), 0u);
+  EXPECT_GT(automatic.compactions(), 0u);
+  ASSERT_EQ(automatic.CheckInvariants(), "");
+  EXPECT_EQ(ScanAll(automatic, ""), Sorted(oracle_automatic));
+  EXPECT_LT(automatic.memory().Stats().FootprintBytes(),
+            never.memory().Stats().FootprintBytes());
+  // Off by default.
+  EXPECT_EQ(HyperionOptions().compact, 0u);
+}
+
 TEST(HyperionStore, ExternalValuesAreFreedOnReplaceAndDelete) {
   HyperionStore store(HyperionOptions{.inline_value = 8});
   const auto empty_usage = store.MemoryUsage();

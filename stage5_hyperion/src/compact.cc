@@ -1,0 +1,126 @@
+// Compaction from the trie (kvlab's own; the paper's trie never moves its
+// chunks). Containers grow and shrink in 32-byte steps, each step a chunk
+// in the next or previous superbin, so after many random changes the bins
+// hold scattered free chunks that still cost resident pages: on 1M random
+// integers, more free chunk bytes than live ones. The memory manager can
+// move chunks out of its sparsest bins (BeginCompaction); the trie then
+// forwards every pointer it stores, in one walk over all its nodes, before
+// the manager frees the old chunks and unmaps the emptied bins.
+//
+// Automatic compaction (options.compact) is checked every 1,024 writes and
+// runs only after at least size/8 writes since the last one, so its O(size)
+// walk costs O(1) per write amortised.
+
+#include "hyperion_store.h"
+
+namespace kvlab::stage5 {
+
+using hyperion::ChildKind;
+using hyperion::DecodeNode;
+using hyperion::Node;
+using hyperion::NodeType;
+using hyperion::Region;
+
+namespace {
+
+constexpr uint64_t kCompactCheckEvery = 1024;
+
+// Bytes of free chunks inside mapped bins (superbin 0 has none), less one
+// bin's worth per superbin: the bin being filled, whose untouched chunks
+// cost no memory and which no compaction could empty.
+uint64_t FreeChunkBytes(const MemoryStats& stats) {
+  uint64_t bytes = 0;
+  for (uint32_t i = 1; i < kSuperbins; ++i) {
+    const uint64_t free = stats.superbins[i].chunks_free;
+    if (free > kChunksPerBin) bytes += (free - kChunksPerBin) * ChunkSize(i);
+  }
+  return bytes;
+}
+
+}  // namespace
+
+bool HyperionStore::PutImpl(std::string_view key, std::string_view value) {
+  const bool replaced = Insert(key, value);
+  CompactIfFragmented();
+  return replaced;
+}
+
+bool HyperionStore::DeleteImpl(std::string_view key) {
+  if (!Erase(key)) return false;
+  CompactIfFragmented();
+  return true;
+}
+
+void HyperionStore::CompactIfFragmented() {
+  ++writes_since_compaction_;
+  if (options_.compact == 0 ||
+      writes_since_compaction_ % kCompactCheckEvery != 0 ||
+      writes_since_compaction_ < size_ / 8) {
+    return;
+  }
+  const MemoryStats stats = mm_.Stats();
+  if (FreeChunkBytes(stats) * 100 >
+      stats.Total().held_bytes * uint64_t{options_.compact}) {
+    Compact();
+  }
+}
+
+CompactionStats HyperionStore::Compact(const CompactionPolicy& policy) {
+  mm_.BeginCompaction(policy);
+  root_ = mm_.Forward(root_);
+  empty_value_ = mm_.Forward(empty_value_);
+  if (!root_.IsNull()) {
+    ForwardRegion(
+        hyperion::WholeContainer(static_cast<uint8_t*>(mm_.Resolve(root_))));
+  }
+  writes_since_compaction_ = 0;
+  ++compactions_;
+  return mm_.FinishCompaction();
+}
+
+void HyperionStore::ForwardValue(uint8_t* enc) {
+  if (!hyperion::IsExternal(enc)) return;
+  mm_.Forward(hyperion::ExternalValue(enc)).Store(enc + 1);
+}
+
+void HyperionStore::ForwardRegion(const Region& region) {
+  // The region's bytes are the trie's own; Region only reads them.
+  uint8_t* buf = const_cast<uint8_t*>(region.buf);
+  uint32_t pos = region.begin;
+  uint8_t prev_t = 0, prev_s = 0;
+  while (pos < region.end && buf[pos] != 0) {
+    const bool s = hyperion::IsS(buf[pos]);
+    const Node n = DecodeNode(buf, pos, s ? prev_s : prev_t);
+    if (s) {
+      prev_s = n.key;
+    } else {
+      prev_t = n.key;
+      prev_s = 0;
+    }
+    if (n.type == NodeType::kLeafValue) ForwardValue(buf + n.value_pos);
+    switch (n.child) {
+      case ChildKind::kNone:
+        break;
+      case ChildKind::kPointer: {
+        // Forwarded before it is resolved, as the manager requires.
+        const HyperionPointer hp =
+            mm_.Forward(HyperionPointer::Load(buf + n.child_pos));
+        hp.Store(buf + n.child_pos);
+        ForwardRegion(
+            hyperion::WholeContainer(static_cast<uint8_t*>(mm_.Resolve(hp))));
+        break;
+      }
+      case ChildKind::kEmbedded:
+        ForwardRegion(hyperion::EmbeddedRegion(buf, n.child_pos));
+        break;
+      case ChildKind::kSuffix: {
+        const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, n.child_pos);
+        if (sx.has_value) ForwardValue(buf + sx.value_pos);
+        break;
+      }
+    }
+    pos = n.end;
+  }
+}
+
+}  // namespace kvlab::stage5
