@@ -87,16 +87,9 @@ void HyperionStore::ForwardRegion(const Region& region) {
   // The region's bytes are the trie's own; Region only reads them.
   uint8_t* buf = const_cast<uint8_t*>(region.buf);
   uint32_t pos = region.begin;
-  uint8_t prev_t = 0, prev_s = 0;
+  hyperion::PreorderDecoder decoder;
   while (pos < region.end && buf[pos] != 0) {
-    const bool s = hyperion::IsS(buf[pos]);
-    const Node n = DecodeNode(buf, pos, s ? prev_s : prev_t);
-    if (s) {
-      prev_s = n.key;
-    } else {
-      prev_t = n.key;
-      prev_s = 0;
-    }
+    const Node n = decoder.Decode(buf, pos);
     if (n.type == NodeType::kLeafValue) ForwardValue(buf + n.value_pos);
     switch (n.child) {
       case ChildKind::kNone:

@@ -112,6 +112,26 @@ struct SiblingSearch {
   uint32_t steps = 0;     // siblings walked past (after any jump table)
 };
 
+// Decodes the nodes of a region one after another in pre-order, T- and
+// S-nodes alike, each against the previous sibling of its kind: the walk
+// that counts, checks, dumps or forwards everything below a region.
+struct PreorderDecoder {
+  uint8_t prev_t = 0;  // key byte of the last T-node
+  uint8_t prev_s = 0;  // of the last S-node under it (0: none yet)
+
+  Node Decode(const uint8_t* buf, uint32_t pos) {
+    const bool s = IsS(buf[pos]);
+    const Node n = DecodeNode(buf, pos, s ? prev_s : prev_t);
+    if (s) {
+      prev_s = n.key;
+    } else {
+      prev_t = n.key;
+      prev_s = 0;
+    }
+    return n;
+  }
+};
+
 // One past the S-nodes starting at `pos` (a T-node's children), walking
 // them one by one; stops at `end`, a zero byte or a T-node.
 uint32_t SkipSChildren(const uint8_t* buf, uint32_t pos, uint32_t end);

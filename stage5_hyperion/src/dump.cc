@@ -90,20 +90,13 @@ void HyperionStore::DumpRegion(const Region& region, int indent,
                           Hex(buf + at, hyperion::kJumpTableEntryBytes), text);
   }
   uint32_t pos = region.begin;
-  uint8_t prev_t = 0, prev_s = 0;
+  hyperion::PreorderDecoder decoder;
   while (pos < region.end && buf[pos] != 0) {
-    const bool is_s = hyperion::IsS(buf[pos]);
-    const Node n = DecodeNode(buf, pos, is_s ? prev_s : prev_t);
-    if (is_s) {
-      prev_s = n.key;
-    } else {
-      prev_t = n.key;
-      prev_s = 0;
-    }
+    const Node n = decoder.Decode(buf, pos);
     const uint32_t shown =
         n.child == ChildKind::kEmbedded ? n.child_pos + 1 - pos : n.end - pos;
     std::string text = absl::StrCat(
-        is_s ? "  S '" : "T '",
+        n.s ? "  S '" : "T '",
         Printable(std::string_view(reinterpret_cast<const char*>(&n.key), 1)),
         "' ", TypeText(n.type), ", ",
         hyperion::DeltaOf(n.header)

@@ -77,16 +77,9 @@ uint64_t HyperionStore::CountKeys(const Region& region) {
   uint64_t keys = 0;
   const uint8_t* buf = region.buf;
   uint32_t pos = region.begin;
-  uint8_t prev_t = 0, prev_s = 0;
+  hyperion::PreorderDecoder decoder;
   while (pos < region.end && buf[pos] != 0) {
-    const bool s = hyperion::IsS(buf[pos]);
-    const Node n = DecodeNode(buf, pos, s ? prev_s : prev_t);
-    if (s) {
-      prev_s = n.key;
-    } else {
-      prev_t = n.key;
-      prev_s = 0;
-    }
+    const Node n = decoder.Decode(buf, pos);
     if (EndsKey(n.type)) ++keys;
     switch (n.child) {
       case ChildKind::kNone:
