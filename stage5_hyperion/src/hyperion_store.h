@@ -184,6 +184,16 @@ class HyperionStore final : public KVStore {
                                      : hyperion::InlineValue(enc);
   }
   std::string_view ExternalValueAt(const uint8_t* enc) const;
+  // The value of node `n` of `buf`, which ends a key ("" if it has none).
+  std::string_view NodeValue(const uint8_t* buf, const Node& n) const {
+    return n.type == NodeType::kLeafValue ? ValueAt(buf + n.value_pos)
+                                          : std::string_view();
+  }
+  // The value of suffix `sx` of `buf` ("" if it has none).
+  std::string_view SuffixValue(const uint8_t* buf,
+                               const hyperion::Suffix& sx) const {
+    return sx.has_value ? ValueAt(buf + sx.value_pos) : std::string_view();
+  }
   // Frees the chunk of an external value encoding; no-op for inline.
   void FreeValue(const uint8_t* enc);
 
@@ -312,8 +322,8 @@ class HyperionStore final : public KVStore {
   // ("" for all).
   bool ScanChild(const uint8_t* buf, const Node& s, std::string_view bound,
                  ScanState* state) const;
-  // Passes the key ending at node `n` to the visitor.
-  bool Emit(const uint8_t* buf, const Node& n, ScanState* state) const;
+  // Passes the key being rebuilt and its value to the visitor.
+  bool Emit(std::string_view value, ScanState* state) const;
 
   // --- erasing (erase.cc): one frame per container level a deletion
   // passes through.

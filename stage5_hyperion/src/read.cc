@@ -11,7 +11,6 @@ using hyperion::ChildKind;
 using hyperion::DecodeNode;
 using hyperion::EndsKey;
 using hyperion::Node;
-using hyperion::NodeType;
 using hyperion::Region;
 using hyperion::SiblingSearch;
 
@@ -55,8 +54,7 @@ bool HyperionStore::GetImpl(std::string_view key, std::string* value) const {
                 hyperion::DecodeSuffix(buf, node->child_pos);
             if (sx.bytes != key.substr(depth)) return false;
             if (value != nullptr) {
-              value->assign(sx.has_value ? ValueAt(buf + sx.value_pos)
-                                         : std::string_view());
+              value->assign(SuffixValue(buf, sx));
             }
             return true;
           }
@@ -65,9 +63,7 @@ bool HyperionStore::GetImpl(std::string_view key, std::string* value) const {
     }
     if (!EndsKey(node->type)) return false;
     if (value != nullptr) {
-      value->assign(node->type == NodeType::kLeafValue
-                        ? ValueAt(region.buf + node->value_pos)
-                        : std::string_view());
+      value->assign(NodeValue(region.buf, *node));
     }
     return true;
   }
@@ -127,44 +123,33 @@ bool HyperionStore::GetNth(uint64_t n, std::string* key,
 bool HyperionStore::NthInRegion(const Region& region, uint64_t n,
                                 std::string* key, std::string* value) const {
   const uint8_t* buf = region.buf;
-  auto take = [&](const Node& n) {
-    value->assign(n.type == NodeType::kLeafValue ? ValueAt(buf + n.value_pos)
-                                                 : std::string_view());
-    return true;
-  };
   uint32_t pos = region.begin;
-  uint8_t prev_t = 0, prev_s = 0;
+  hyperion::PreorderDecoder decoder;
   // A jump table entry knows the keys before its T-node: start there.
   const hyperion::JumpStart start = hyperion::JumpBeforeNth(region, n);
   if (start.found) {
     pos = start.entry.offset;
     n -= start.entry.keys_before;
-    prev_t = hyperion::DecodeBaseFor(buf + pos, start.entry.key);
+    decoder.prev_t = hyperion::DecodeBaseFor(buf + pos, start.entry.key);
   }
   while (pos < region.end && buf[pos] != 0) {
-    const bool is_s = hyperion::IsS(buf[pos]);
-    const Node node = DecodeNode(buf, pos, is_s ? prev_s : prev_t);
+    const Node node = decoder.Decode(buf, pos);
     pos = node.end;
-    if (is_s) {
-      prev_s = node.key;
-    } else {
-      prev_t = node.key;
-      prev_s = 0;
-      // A T-node with a jump successor knows its keys: step over it whole.
-      if (hyperion::HasJumpSuccessor(node.header)) {
-        const uint64_t keys = hyperion::LoadJumpKeys(buf + node.jump_pos);
-        if (n >= keys) {
-          n -= keys;
-          pos = hyperion::SkipTNode(buf, node, region.end);
-          continue;
-        }
+    // A T-node with a jump successor knows its keys: step over it whole.
+    if (hyperion::HasJumpSuccessor(node.header)) {
+      const uint64_t keys = hyperion::LoadJumpKeys(buf + node.jump_pos);
+      if (n >= keys) {
+        n -= keys;
+        pos = hyperion::SkipTNode(buf, node, region.end);
+        continue;
       }
     }
     if (EndsKey(node.type)) {
       if (n == 0) {
-        if (is_s) key->push_back(char(prev_t));
+        if (node.s) key->push_back(char(decoder.prev_t));
         key->push_back(char(node.key));
-        return take(node);
+        value->assign(NodeValue(buf, node));
+        return true;
       }
       --n;
     }
@@ -188,7 +173,7 @@ bool HyperionStore::NthInRegion(const Region& region, uint64_t n,
       continue;
     }
     // The key is below this S-node: its T-node is the last T seen.
-    key->push_back(char(prev_t));
+    key->push_back(char(decoder.prev_t));
     key->push_back(char(node.key));
     switch (node.child) {
       case ChildKind::kPointer:
@@ -202,8 +187,7 @@ bool HyperionStore::NthInRegion(const Region& region, uint64_t n,
       default: {
         const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, node.child_pos);
         key->append(sx.bytes);
-        value->assign(sx.has_value ? ValueAt(buf + sx.value_pos)
-                                   : std::string_view());
+        value->assign(SuffixValue(buf, sx));
         return true;
       }
     }

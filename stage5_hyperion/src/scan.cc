@@ -16,7 +16,6 @@ using hyperion::ChildKind;
 using hyperion::DecodeNode;
 using hyperion::EndsKey;
 using hyperion::Node;
-using hyperion::NodeType;
 using hyperion::Region;
 using hyperion::SiblingSearch;
 
@@ -47,12 +46,9 @@ void HyperionStore::ScanState::Append(std::string_view bytes) {
   length += bytes.size();
 }
 
-bool HyperionStore::Emit(const uint8_t* buf, const Node& n,
-                         ScanState* state) const {
+bool HyperionStore::Emit(std::string_view value, ScanState* state) const {
   ++state->visited;
-  return state->visitor(state->Key(), n.type == NodeType::kLeafValue
-                                          ? ValueAt(buf + n.value_pos)
-                                          : std::string_view());
+  return state->visitor(state->Key(), value);
 }
 
 bool HyperionStore::ScanTNodes(const Region& region, uint32_t pos,
@@ -62,7 +58,7 @@ bool HyperionStore::ScanTNodes(const Region& region, uint32_t pos,
     const Node t = DecodeNode(buf, pos, prev_t);
     prev_t = t.key;
     state->Push(t.key);
-    if (EndsKey(t.type) && !Emit(buf, t, state)) return false;
+    if (EndsKey(t.type) && !Emit(NodeValue(buf, t), state)) return false;
     // The S-children end where the next T-node starts: walking them finds
     // it, so the jump successor is not needed here.
     pos = t.end;
@@ -80,7 +76,7 @@ bool HyperionStore::ScanSNodes(const Region& region, uint32_t* pos,
     prev_s = s.key;
     *pos = s.end;
     state->Push(s.key);
-    if (EndsKey(s.type) && !Emit(buf, s, state)) return false;
+    if (EndsKey(s.type) && !Emit(NodeValue(buf, s), state)) return false;
     if (!ScanChild(buf, s, std::string_view(), state)) return false;
     state->Pop();
   }
@@ -106,10 +102,7 @@ bool HyperionStore::ScanChild(const uint8_t* buf, const Node& s,
       const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, s.child_pos);
       if (sx.bytes < bound) return true;
       state->Append(sx.bytes);
-      ++state->visited;
-      const bool go_on = state->visitor(
-          state->Key(),
-          sx.has_value ? ValueAt(buf + sx.value_pos) : std::string_view());
+      const bool go_on = Emit(SuffixValue(buf, sx), state);
       state->Drop(sx.bytes.size());
       return go_on;
     }
