@@ -33,7 +33,9 @@
 #ifndef KVLAB_STAGE5_HYPERION_STORE_H_
 #define KVLAB_STAGE5_HYPERION_STORE_H_
 
+#include <cassert>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -290,38 +292,58 @@ class HyperionStore final : public KVStore {
 
   // --- scanning (scan.cc). Each returns false once the visitor does.
   // The key being rebuilt (in a fixed buffer of kMaxKeySize bytes, written
-  // in place), the visitor and the pairs it was given.
+  // in place), the walk's stack of container levels, the visitor and the
+  // pairs it was given.
   struct ScanState {
+    // One container level of the walk: the nodes in [p, end), whose keys
+    // extend the `base` key bytes above them.
+    struct Level {
+      const uint8_t* p = nullptr;  // the next node
+      const uint8_t* end = nullptr;
+      uint32_t base = 0;
+      uint8_t prev_t = 0;  // key byte of the current T-node
+      uint8_t prev_s = 0;  // of the last S-node under it (0: none yet)
+    };
+
     explicit ScanState(ScanVisitor v) : visitor(v) {}
-    void Push(uint8_t byte) { key[length++] = char(byte); }
-    void Pop() { --length; }
+    void Enter(const uint8_t* p, const uint8_t* end, uint32_t base,
+               uint8_t prev_t = 0, uint8_t prev_s = 0) {
+      Push(Level{p, end, base, prev_t, prev_s});
+    }
+    void Push(const Level& level) {
+      assert(depth < std::size(levels));
+      levels[depth++] = level;
+    }
     // Out of line: inlined, g++ copies the (at most 127) bytes with a
     // `rep movs`, whose start-up cost is tens of cycles for a few bytes.
-    ABSL_ATTRIBUTE_NOINLINE void Append(std::string_view bytes);
-    void Drop(size_t bytes) { length -= bytes; }
+    ABSL_ATTRIBUTE_NOINLINE void Append(const uint8_t* bytes, size_t n);
     std::string_view Key() const { return std::string_view(key, length); }
 
     char key[kMaxKeySize];
     size_t length = 0;
+    // A level below the root is entered through an S-node's child, two key
+    // bytes deeper, so a key of kMaxKeySize bytes passes at most this many.
+    Level levels[kMaxKeySize / 2 + 1];
+    size_t depth = 0;
     ScanVisitor visitor;
     uint64_t visited = 0;
   };
-  // Visits the keys below `region` that are at least `bound` (non-empty;
-  // the key bytes above the region are behind `state->key`).
+  // Descends along `bound` (non-empty) below `region`, whose keys extend
+  // the `state->length` bytes of `state->key`: emits a suffix on the path
+  // that is in range, and enters for the walk what follows the path at each
+  // level.
   bool ScanFrom(const Region& region, std::string_view bound,
                 ScanState* state) const;
-  // Visits every key below the T-nodes of `region` from `pos` on (the first
-  // decoded after key byte `prev_t`).
-  bool ScanTNodes(const Region& region, uint32_t pos, uint8_t prev_t,
-                  ScanState* state) const;
-  // The same for the S-nodes from `*pos` to the end of their T-node's
-  // children, where `*pos` is left.
-  bool ScanSNodes(const Region& region, uint32_t* pos, uint8_t prev_s,
-                  ScanState* state) const;
-  // Visits the keys below S-node `s`'s child that are at least `bound`
-  // ("" for all).
-  bool ScanChild(const uint8_t* buf, const Node& s, std::string_view bound,
-                 ScanState* state) const;
+  // Visits every key of the levels entered in `state`, the top one first.
+  void Walk(ScanState* state) const;
+  // Looks at the next kPrefetchLookahead nodes from `p` (before `end`) for
+  // an S-node with a pointer child and starts loading that container's
+  // first bytes: called as the walk enters a pointer child, so the next one
+  // at the same level is in cache by the time the walk gets there.
+  void PrefetchNextChild(const uint8_t* p, const uint8_t* end) const;
+  static constexpr int kPrefetchLookahead = 16;
+  // The value encoded at `*p`; steps `*p` past its encoding.
+  std::string_view ReadValue(const uint8_t** p) const;
   // Passes the key being rebuilt and its value to the visitor.
   bool Emit(std::string_view value, ScanState* state) const;
 
