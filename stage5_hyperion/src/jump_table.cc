@@ -56,17 +56,6 @@ void DropJumpTableEntry(uint8_t* c, uint32_t i) {
               kJumpTableEntryBytes);
 }
 
-std::vector<JumpTableEntry> LoadJumpTable(const uint8_t* c) {
-  std::vector<JumpTableEntry> entries;
-  const uint32_t slots = JumpTableEntries(c);
-  for (uint32_t i = 0; i < slots; ++i) {
-    const JumpTableEntry e = LoadJumpTableEntry(c, i);
-    if (e.offset == 0) break;
-    entries.push_back(e);
-  }
-  return entries;
-}
-
 std::string JumpTableBytes(const std::vector<JumpTableEntry>& entries,
                            uint32_t slots) {
   std::string out(slots * kJumpTableEntryBytes, '\0');

@@ -63,9 +63,6 @@ void ShiftJumpTableEntries(uint8_t* c, uint32_t from, int64_t bytes,
 // one slot and the last slot becomes unused.
 void DropJumpTableEntry(uint8_t* c, uint32_t i);
 
-// The used entries of container `c`'s table, in order.
-std::vector<JumpTableEntry> LoadJumpTable(const uint8_t* c);
-
 // The table bytes for `entries` (sorted) in a table of `slots` entries.
 std::string JumpTableBytes(const std::vector<JumpTableEntry>& entries,
                            uint32_t slots);

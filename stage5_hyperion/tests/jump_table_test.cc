@@ -3,6 +3,7 @@
 #include "jump_table.h"
 
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -21,6 +22,18 @@ std::string ContainerWithTable(uint32_t groups,
 
 const uint8_t* U(const std::string& s) {
   return reinterpret_cast<const uint8_t*>(s.data());
+}
+
+// The used entries of container `c`'s table, in order: the slots up to the
+// first unused one.
+std::vector<JumpTableEntry> LoadJumpTable(const uint8_t* c) {
+  std::vector<JumpTableEntry> entries;
+  for (uint32_t i = 0; i < JumpTableEntries(c); ++i) {
+    const JumpTableEntry e = LoadJumpTableEntry(c, i);
+    if (e.offset == 0) break;
+    entries.push_back(e);
+  }
+  return entries;
 }
 
 TEST(JumpTable, EntriesAreEightLittleEndianBytes) {
