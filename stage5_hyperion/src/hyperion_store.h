@@ -297,12 +297,14 @@ class HyperionStore final : public KVStore {
   struct ScanState {
     // One container level of the walk: the nodes in [p, end), whose keys
     // extend the `base` key bytes above them.
+    // No default member initialisers: they would zero the whole stack (12
+    // KB) on every Scan; each push writes all five fields.
     struct Level {
-      const uint8_t* p = nullptr;  // the next node
-      const uint8_t* end = nullptr;
-      uint32_t base = 0;
-      uint8_t prev_t = 0;  // key byte of the current T-node
-      uint8_t prev_s = 0;  // of the last S-node under it (0: none yet)
+      const uint8_t* p;  // the next node
+      const uint8_t* end;
+      uint32_t base;
+      uint8_t prev_t;  // key byte of the current T-node
+      uint8_t prev_s;  // of the last S-node under it (0: none yet)
     };
 
     explicit ScanState(ScanVisitor v) : visitor(v) {}
@@ -322,8 +324,9 @@ class HyperionStore final : public KVStore {
     char key[kMaxKeySize];
     size_t length = 0;
     // A level below the root is entered through an S-node's child, two key
-    // bytes deeper, so a key of kMaxKeySize bytes passes at most this many.
-    Level levels[kMaxKeySize / 2 + 1];
+    // bytes deeper: a level's base is even and below kMaxKeySize, so one
+    // path passes at most kMaxKeySize / 2 levels.
+    Level levels[kMaxKeySize / 2];
     size_t depth = 0;
     ScanVisitor visitor;
     uint64_t visited = 0;

@@ -123,14 +123,14 @@ void HyperionStore::Walk(ScanState* state) const {
         const Region below = hyperion::WholeContainer(
             static_cast<uint8_t*>(mm_.Resolve(HyperionPointer::Load(p))));
         PrefetchNextChild(level.p, level.end);
-        level = {below.buf + below.begin, below.buf + below.end, length};
+        level = {below.buf + below.begin, below.buf + below.end, length, 0, 0};
         break;
       }
       case ChildKind::kEmbedded:
         // [size byte][nodes]: the size counts itself.
         level.p = p + p[0];
         state->Push(level);
-        level = {p + 1, p + p[0], length};
+        level = {p + 1, p + p[0], length, 0, 0};
         break;
       case ChildKind::kSuffix: {
         // [header: length, value flag][value?][suffix bytes]
