@@ -290,15 +290,15 @@ class HyperionStore final : public KVStore {
   bool NthInRegion(const Region& region, uint64_t n, std::string* key,
                    std::string* value) const;
 
-  // --- scanning (scan.cc). Each returns false once the visitor does.
-  // The key being rebuilt (in a fixed buffer of kMaxKeySize bytes, written
-  // in place), the walk's stack of container levels, the visitor and the
-  // pairs it was given.
+  // --- scanning (scan.cc). ScanFrom and Emit return false once the
+  // visitor does; Walk then returns at once. The key being rebuilt (in a fixed
+  // buffer of kMaxKeySize bytes, written in place), the walk's stack of
+  // container levels, the visitor and the pairs it was given.
   struct ScanState {
     // One container level of the walk: the nodes in [p, end), whose keys
-    // extend the `base` key bytes above them.
-    // No default member initialisers: they would zero the whole stack (12
-    // KB) on every Scan; each push writes all five fields.
+    // extend the `base` key bytes above them. No default member
+    // initialisers: they would zero the whole stack (12 KB) on every Scan,
+    // and each push writes all five fields.
     struct Level {
       const uint8_t* p;  // the next node
       const uint8_t* end;

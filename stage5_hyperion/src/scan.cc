@@ -155,12 +155,10 @@ void HyperionStore::PrefetchNextChild(const uint8_t* p,
     if (p >= end || *p == 0) return;
     const uint8_t header = *p;
     if (hyperion::ChildOf(header) == ChildKind::kPointer) {
-      const uint8_t* child = p + (hyperion::DeltaOf(header) != 0 ? 1 : 2);
-      if (hyperion::TypeOf(header) == NodeType::kLeafValue) {
-        child += hyperion::ValueBytes(child);
-      }
-      const char* c =
-          static_cast<const char*>(mm_.Resolve(HyperionPointer::Load(child)));
+      // Only the offsets matter here, so any previous key byte will do.
+      const Node node = hyperion::DecodeNode(p, 0, 0);
+      const char* c = static_cast<const char*>(
+          mm_.Resolve(HyperionPointer::Load(p + node.child_pos)));
       __builtin_prefetch(c);
       __builtin_prefetch(c + 64);
       return;
