@@ -53,6 +53,23 @@ inline size_t FindFirstFullByte(const uint64_t* words, size_t word_count) {
   return kNoBit;
 }
 
+// True if bits first..last (inclusive, first <= last) are all set: a mask
+// for each end word, whole words between.
+inline bool AllSetInRange(const uint64_t* words, size_t first, size_t last) {
+  const size_t first_word = first / 64, last_word = last / 64;
+  const uint64_t low_mask = ~uint64_t{0} << (first % 64);
+  const uint64_t high_mask = ~uint64_t{0} >> (63 - last % 64);
+  if (first_word == last_word) {
+    const uint64_t mask = low_mask & high_mask;
+    return (words[first_word] & mask) == mask;
+  }
+  if ((words[first_word] & low_mask) != low_mask) return false;
+  for (size_t w = first_word + 1; w < last_word; ++w) {
+    if (words[w] != ~uint64_t{0}) return false;
+  }
+  return (words[last_word] & high_mask) == high_mask;
+}
+
 // True if all bits of words[0 .. word_count) are zero.
 inline bool AllClear(const uint64_t* words, size_t word_count) {
   for (size_t w = 0; w < word_count; ++w) {

@@ -149,6 +149,7 @@ MemoryStats MemoryManager::Stats() const {
     s.mapped_bytes = superbin.bins() * superbin.segment_size();
     s.metadata_bytes = superbin.metadata_bytes();
     s.extended_heap_bytes = i == 0 ? extended_heap_bytes_ : 0;
+    s.pages_returned = superbin.pages_returned();
     s.bins = superbin.bins();
     s.metabins = superbin.metabins();
   }
@@ -217,6 +218,7 @@ SuperbinStats& SuperbinStats::operator+=(const SuperbinStats& other) {
   mapped_bytes += other.mapped_bytes;
   metadata_bytes += other.metadata_bytes;
   extended_heap_bytes += other.extended_heap_bytes;
+  pages_returned += other.pages_returned;
   bins += other.bins;
   metabins += other.metabins;
   return *this;

@@ -1,7 +1,9 @@
 #include "segment_cache.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <cassert>
 #include <cstdio>
 #include <cstdlib>
 
@@ -17,6 +19,9 @@ char* MapSegment(size_t size) {
                  size);
     std::abort();
   }
+  // Small pages only: a transparent huge page would make one live chunk
+  // hold 2 MiB resident, and ReturnPages works page by page.
+  madvise(p, size, MADV_NOHUGEPAGE);
   PoisonRegion(p, size);
   return static_cast<char*>(p);
 }
@@ -25,6 +30,18 @@ void UnmapSegment(char* segment, size_t size) {
   // The next mapping at this address must not inherit the poison.
   UnpoisonRegion(segment, size);
   munmap(segment, size);
+}
+
+size_t PageSize() {
+  static const size_t page_size = size_t(sysconf(_SC_PAGESIZE));
+  return page_size;
+}
+
+void ReturnPages(char* address, size_t bytes) {
+  // A failure leaves the pages resident, which costs memory, not
+  // correctness: they hold the same zeros.
+  [[maybe_unused]] const int result = madvise(address, bytes, MADV_DONTNEED);
+  assert(result == 0);
 }
 
 SegmentCache::~SegmentCache() { Clear(); }

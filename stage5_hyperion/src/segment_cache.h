@@ -56,6 +56,12 @@ class SegmentCache {
 // mmap and munmap of anonymous private memory, poisoned while mapped.
 char* MapSegment(size_t size);
 void UnmapSegment(char* segment, size_t size);
+// The system's page size, which divides every segment's size.
+size_t PageSize();
+// Gives `bytes` of whole pages at `address`, inside a segment, back to the
+// system (madvise MADV_DONTNEED): they stay mapped, leave the resident set,
+// and read as zero when touched again. Their poison is unchanged.
+void ReturnPages(char* address, size_t bytes);
 
 }  // namespace kvlab::stage5
 

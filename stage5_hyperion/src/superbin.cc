@@ -28,6 +28,7 @@ void Superbin::Init(uint32_t id, SegmentCache* cache) {
   id_ = id;
   chunk_size_ = ChunkSize(id);
   cache_ = cache;
+  assert(segment_size() % PageSize() == 0);
 }
 
 uint64_t Superbin::reserved_chunks() const {
@@ -97,9 +98,15 @@ ChunkLocation Superbin::Take(uint32_t metabin_id, uint32_t bin_id, Bin* bin,
       bin->segment + chunk * chunk_size_, bin};
 }
 
+// The lowest free chunk of `bin`, or kNoBit if it is full.
+static size_t LowestFreeChunk(const Bin* bin) {
+  return FindFirstSet(bin->free_map, Bin::kWords, bin->first_free_word);
+}
+
 void Superbin::Free(HyperionPointer hp, size_t count) {
   Metabin* metabin = metabins_[hp.metabin()];
   Bin* bin = metabin->bins[hp.bin()];
+  const size_t lowest_before = LowestFreeChunk(bin);
   for (size_t i = 0; i < count; ++i) {
     assert(!TestBit(bin->free_map, hp.chunk() + i));
     SetBit(bin->free_map, hp.chunk() + i);
@@ -114,7 +121,44 @@ void Superbin::Free(HyperionPointer hp, size_t count) {
     SetBit(metabin->not_full, hp.bin());
     if (metabin_was_full) ListInsert(hp.metabin());
   }
-  if (bin->used == bin->reserved) ReleaseBin(metabin, hp.metabin(), hp.bin());
+  if (bin->used == bin->reserved) {
+    ReleaseBin(metabin, hp.metabin(), hp.bin());
+    return;
+  }
+  const size_t lowest = LowestFreeChunk(bin);
+  ReturnFreePages(bin, hp.chunk(), hp.chunk() + count - 1, lowest);
+  // The old lowest free chunk's pages were kept for the next allocation;
+  // if a lower chunk took that role, they may go now.
+  if (lowest_before != kNoBit && lowest_before != lowest) {
+    ReturnFreePages(bin, lowest_before, lowest_before, lowest);
+  }
+}
+
+void Superbin::ReturnFreePages(Bin* bin, size_t first, size_t last,
+                               size_t keep) {
+  const size_t page = PageSize();
+  const size_t keep_first_page = keep * chunk_size_ / page;
+  const size_t keep_last_page = ((keep + 1) * chunk_size_ - 1) / page;
+  const size_t last_page = ((last + 1) * chunk_size_ - 1) / page;
+  size_t run_start = 0, run_pages = 0;  // the pages to return, coalesced
+  auto return_run = [&] {
+    if (run_pages == 0) return;
+    ReturnPages(bin->segment + run_start * page, run_pages * page);
+    pages_returned_ += run_pages;
+    run_pages = 0;
+  };
+  for (size_t p = first * chunk_size_ / page; p <= last_page; ++p) {
+    // The chunks that have bytes in page p.
+    const size_t lo = p * page / chunk_size_;
+    const size_t hi = ((p + 1) * page - 1) / chunk_size_;
+    const bool kept = p >= keep_first_page && p <= keep_last_page;
+    if (!kept && AllSetInRange(bin->free_map, lo, hi)) {
+      if (run_pages++ == 0) run_start = p;
+    } else {
+      return_run();
+    }
+  }
+  return_run();
 }
 
 ChunkLocation Superbin::Locate(HyperionPointer hp) const {

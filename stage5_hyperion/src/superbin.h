@@ -21,6 +21,13 @@
 //     full; not-full metabins may be missing from it when it overflows.
 //   - Bin::used counts chunks whose free-map bit is clear, the reserved one
 //     included; no free bit lies below word first_free_word.
+//   - Every page of a bin's segment that lies wholly inside free chunks has
+//     been returned to the system (ReturnPages), except the pages of the
+//     bin's lowest free chunk: the next allocation in the bin takes that
+//     chunk, and keeping its page spares a chunk that is freed and taken
+//     again in turn a page fault each time. (Residency is the kernel's to
+//     report: tests/page_return_test.cc checks this one with mincore;
+//     Check() checks the others.)
 //   - Superbin 0, metabin 0, bin 0, chunk 0 is reserved (never handed out):
 //     its pointer is the all-zero null pointer.
 //   - During a compaction (compaction.cc), exactly the bins listed in
@@ -112,6 +119,9 @@ class Superbin {
   uint64_t bins() const { return bins_; }
   uint64_t metabins() const { return metabin_count_; }
   uint64_t metadata_bytes() const;
+  // Pages returned to the system since Init (a page touched again and
+  // returned again counts twice).
+  uint64_t pages_returned() const { return pages_returned_; }
 
   // Compaction (compaction.cc). PlanEvacuation marks the bins to empty:
   // the sparsest ones, as many as the free chunks of the others can take,
@@ -145,6 +155,9 @@ class Superbin {
   ChunkLocation Take(uint32_t metabin_id, uint32_t bin_id, Bin* bin,
                      size_t chunk, size_t count);
   void ReleaseBin(Metabin* metabin, uint32_t metabin_id, uint32_t bin_id);
+  // Returns the pages of `bin` that overlap chunks first..last and lie
+  // wholly inside free chunks, except those of chunk `keep`.
+  void ReturnFreePages(Bin* bin, size_t first, size_t last, size_t keep);
   void ReleaseMetabin(uint32_t metabin_id);
   void ListInsert(uint32_t metabin_id);
   void ListRemove(uint32_t metabin_id);
@@ -163,6 +176,7 @@ class Superbin {
   uint64_t chunks_in_use_ = 0;
   uint64_t bins_ = 0;
   uint64_t metabin_count_ = 0;
+  uint64_t pages_returned_ = 0;
   std::vector<BinRef> evacuating_;  // bins being emptied
   std::vector<BinRef> targets_;     // where their chunks go, densest first
   size_t next_target_ = 0;

@@ -64,5 +64,21 @@ TEST(BitmapTest, FindFirstFullByteNeedsAnAlignedRunOfEight) {
   EXPECT_EQ(FindFirstFullByte(words.data(), 64), 64u * 9 + 8);
 }
 
+// Every range of a 256-bit map, against a bit-by-bit answer, for maps with
+// one bit cleared at each position (and none).
+TEST(BitmapTest, AllSetInRangeAgreesWithTestingEachBit) {
+  for (size_t hole = 0; hole <= 256; ++hole) {
+    std::vector<uint64_t> words(4, ~uint64_t{0});
+    if (hole < 256) ClearBit(words.data(), hole);
+    for (size_t first = 0; first < 256; ++first) {
+      for (size_t last = first; last < 256; ++last) {
+        const bool expected = hole < first || hole > last;
+        ASSERT_EQ(AllSetInRange(words.data(), first, last), expected)
+            << "hole " << hole << ", bits " << first << ".." << last;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kvlab::stage5

@@ -28,7 +28,10 @@
 //     is resized.
 //   - A bin whose chunks are all free is unmapped at once (at most
 //     SegmentCache::kCapacity empty segments stay mapped for reuse), and a
-//     metabin without bins gives back its descriptor.
+//     metabin without bins gives back its descriptor. A page of a bin that
+//     lies wholly inside free chunks leaves the resident set at once (it
+//     stays mapped and reads as zero), except the page of the bin's lowest
+//     free chunk, which the next allocation there takes.
 //   - Under AddressSanitizer, free chunks, unused tails of live chunks and
 //     of heap blocks are poisoned: touching them is reported as
 //     use-after-poison.

@@ -1,0 +1,144 @@
+// The memory manager gives the pages of free chunks back to the system
+// (superbin.h): checked with mincore, which says which pages of a mapping
+// are resident.
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kvlab/stage5/memory_manager.h"
+
+namespace kvlab::stage5 {
+namespace {
+
+const size_t kPage = size_t(sysconf(_SC_PAGESIZE));
+
+// A fresh manager's bin 0 of one superbin, filled with chunks that have
+// all been written to, so that every page of the segment is resident.
+class FullBin {
+ public:
+  explicit FullBin(size_t chunk_size) : chunk_size_(chunk_size) {
+    for (size_t i = 0; i < kChunksPerBin; ++i) {
+      chunks_.push_back(mm_.Allocate(chunk_size));
+      std::memset(mm_.Resolve(chunks_.back()), 0xab, chunk_size);
+    }
+    // Chunks are handed out lowest first, so chunk i is at segment + i*size.
+    segment_ = static_cast<char*>(mm_.Resolve(chunks_[0]));
+    EXPECT_EQ(chunks_[0].chunk(), 0u);
+    EXPECT_EQ(chunks_.back().bin(), chunks_[0].bin());
+  }
+  ~FullBin() {
+    for (HyperionPointer hp : chunks_) mm_.Free(hp);
+  }
+
+  void Free(size_t chunk) {
+    mm_.Free(chunks_[chunk]);
+    chunks_[chunk] = HyperionPointer();
+  }
+  void Allocate(size_t chunk) {
+    chunks_[chunk] = mm_.Allocate(chunk_size_);
+    ASSERT_EQ(static_cast<char*>(mm_.Resolve(chunks_[chunk])),
+              segment_ + chunk * chunk_size_);
+  }
+
+  size_t pages() const { return kChunksPerBin * chunk_size_ / kPage; }
+  bool Resident(size_t page) const {
+    unsigned char in_core = 0;
+    EXPECT_EQ(mincore(segment_ + page * kPage, kPage, &in_core), 0);
+    return in_core & 1;
+  }
+  size_t ResidentPages() const {
+    std::vector<unsigned char> in_core(pages());
+    EXPECT_EQ(mincore(segment_, pages() * kPage, in_core.data()), 0);
+    size_t resident = 0;
+    for (unsigned char c : in_core) resident += c & 1;
+    return resident;
+  }
+  uint64_t PagesReturned() const { return mm_.Stats().Total().pages_returned; }
+  MemoryManager& mm() { return mm_; }
+  HyperionPointer chunk(size_t i) const { return chunks_[i]; }
+
+ private:
+  MemoryManager mm_;
+  size_t chunk_size_;
+  std::vector<HyperionPointer> chunks_;
+  char* segment_ = nullptr;
+};
+
+TEST(PageReturnTest, PagesOfFreeChunksLeaveTheResidentSet) {
+  FullBin bin(1024);  // four chunks to a 4 KiB page
+  const size_t pages = bin.pages();
+  ASSERT_EQ(bin.ResidentPages(), pages);
+  EXPECT_EQ(bin.PagesReturned(), 0u);
+  // Keep the first and the last chunk: the bin stays, and so do their pages.
+  for (size_t i = 1; i + 1 < kChunksPerBin; ++i) bin.Free(i);
+  EXPECT_EQ(bin.ResidentPages(), 2u);
+  EXPECT_TRUE(bin.Resident(0));
+  EXPECT_TRUE(bin.Resident(pages - 1));
+  EXPECT_EQ(bin.PagesReturned(), pages - 2);
+  EXPECT_EQ(bin.mm().CheckConsistency(), "");
+}
+
+// Freed from the top down, each newly emptied page holds the bin's lowest
+// free chunk and is kept for the next allocation at first; once a lower
+// chunk is free it must go too.
+TEST(PageReturnTest,
+     ThePageKeptForTheNextAllocationGoesWhenALowerOneTakesOver) {
+  FullBin bin(1024);
+  for (size_t i = kChunksPerBin - 2; i >= 1; --i) bin.Free(i);
+  EXPECT_EQ(bin.ResidentPages(), 2u);
+  EXPECT_EQ(bin.PagesReturned(), bin.pages() - 2);
+}
+
+TEST(PageReturnTest, ThePageOfTheLowestFreeChunkStays) {
+  FullBin bin(1024);
+  const size_t pages = bin.pages();
+  // Page 2 (chunks 8..11) empties, but chunk 8 is the next allocation.
+  for (size_t i = 8; i < 12; ++i) bin.Free(i);
+  EXPECT_EQ(bin.ResidentPages(), pages);
+  // Freeing chunk 4 makes it the lowest: page 2 goes, page 1 stays.
+  bin.Free(4);
+  EXPECT_FALSE(bin.Resident(2));
+  EXPECT_TRUE(bin.Resident(1));
+  EXPECT_EQ(bin.ResidentPages(), pages - 1);
+  // The next allocation takes chunk 4 without faulting a page in, and one
+  // more takes chunk 8 on the returned page, which reads as zero.
+  bin.Allocate(4);
+  bin.Allocate(8);
+  const auto* bytes =
+      static_cast<const uint8_t*>(bin.mm().Resolve(bin.chunk(8)));
+  for (size_t i = 0; i < 1024; ++i) ASSERT_EQ(bytes[i], 0) << i;
+  EXPECT_EQ(bin.mm().CheckConsistency(), "");
+}
+
+// 96-byte chunks do not divide a page: a chunk in use keeps both pages it
+// spans, and a page returns only once every chunk with bytes in it is free.
+TEST(PageReturnTest, AChunkAcrossAPageBoundaryKeepsBothPages) {
+  FullBin bin(96);
+  const size_t straddling = (2 * kPage) / 96;  // bytes on pages 1 and 2
+  ASSERT_LT(straddling * 96, 2 * kPage);
+  ASSERT_GT((straddling + 1) * 96, 2 * kPage);
+  // As the lowest free chunk it keeps both its pages, although every chunk
+  // on page 2 is free.
+  const size_t last_on_page_2 = (3 * kPage - 1) / 96;
+  for (size_t i = straddling; i <= last_on_page_2; ++i) bin.Free(i);
+  EXPECT_TRUE(bin.Resident(2));
+  bin.Allocate(straddling);
+  for (size_t i = 1; i < kChunksPerBin; ++i) {
+    if (i != straddling) bin.Free(i);  // a no-op for those freed above
+  }
+  // Page 0 (chunk 0 in use) and the two pages of the straddling chunk.
+  EXPECT_EQ(bin.ResidentPages(), 3u);
+  EXPECT_TRUE(bin.Resident(1));
+  EXPECT_TRUE(bin.Resident(2));
+  bin.Free(straddling);
+  EXPECT_EQ(bin.ResidentPages(), 1u);
+  EXPECT_EQ(bin.mm().CheckConsistency(), "");
+}
+
+}  // namespace
+}  // namespace kvlab::stage5
