@@ -28,7 +28,11 @@ void Superbin::Init(uint32_t id, SegmentCache* cache) {
   id_ = id;
   chunk_size_ = ChunkSize(id);
   cache_ = cache;
-  assert(segment_size() % PageSize() == 0);
+  page_size_ = PageSize();
+  // Free relies on a page being larger than any chunk or run of chunks.
+  assert(segment_size() % page_size_ == 0);
+  assert(kMaxSmallSize < page_size_ &&
+         kChainLength * kExtendedRecordSize < page_size_);
 }
 
 uint64_t Superbin::reserved_chunks() const {
@@ -98,15 +102,9 @@ ChunkLocation Superbin::Take(uint32_t metabin_id, uint32_t bin_id, Bin* bin,
       bin->segment + chunk * chunk_size_, bin};
 }
 
-// The lowest free chunk of `bin`, or kNoBit if it is full.
-static size_t LowestFreeChunk(const Bin* bin) {
-  return FindFirstSet(bin->free_map, Bin::kWords, bin->first_free_word);
-}
-
 void Superbin::Free(HyperionPointer hp, size_t count) {
   Metabin* metabin = metabins_[hp.metabin()];
   Bin* bin = metabin->bins[hp.bin()];
-  const size_t lowest_before = LowestFreeChunk(bin);
   for (size_t i = 0; i < count; ++i) {
     assert(!TestBit(bin->free_map, hp.chunk() + i));
     SetBit(bin->free_map, hp.chunk() + i);
@@ -121,22 +119,32 @@ void Superbin::Free(HyperionPointer hp, size_t count) {
     SetBit(metabin->not_full, hp.bin());
     if (metabin_was_full) ListInsert(hp.metabin());
   }
-  if (bin->used == bin->reserved) {
-    ReleaseBin(metabin, hp.metabin(), hp.bin());
-    return;
+  // A page is larger than any chunk or run, so a page with bytes of the
+  // freed chunks also has bytes of a neighbour: both in use, and no page
+  // came free. That check saves the divisions below on most frees.
+  const size_t first = hp.chunk(), last = hp.chunk() + count - 1;
+  const bool page_may_be_free =
+      (first > 0 && TestBit(bin->free_map, first - 1)) ||
+      (last + 1 < kChunksPerBin && TestBit(bin->free_map, last + 1));
+  // A bin being emptied by a compaction returns its pages whole, below.
+  if (bin->evacuating == 0 &&
+      (page_may_be_free || bin->kept_chunk != kNoKeptChunk)) {
+    const size_t lowest =
+        FindFirstSet(bin->free_map, Bin::kWords, bin->first_free_word);
+    const uint16_t kept_before = bin->kept_chunk;
+    if (page_may_be_free) ReturnFreePages(bin, first, last, lowest);
+    // The pages spared for the old lowest free chunk may go now.
+    if (kept_before != kNoKeptChunk && kept_before != lowest) {
+      if (bin->kept_chunk == kept_before) bin->kept_chunk = kNoKeptChunk;
+      ReturnFreePages(bin, kept_before, kept_before, lowest);
+    }
   }
-  const size_t lowest = LowestFreeChunk(bin);
-  ReturnFreePages(bin, hp.chunk(), hp.chunk() + count - 1, lowest);
-  // The old lowest free chunk's pages were kept for the next allocation;
-  // if a lower chunk took that role, they may go now.
-  if (lowest_before != kNoBit && lowest_before != lowest) {
-    ReturnFreePages(bin, lowest_before, lowest_before, lowest);
-  }
+  if (bin->used == bin->reserved) ReleaseBin(metabin, hp.metabin(), hp.bin());
 }
 
 void Superbin::ReturnFreePages(Bin* bin, size_t first, size_t last,
                                size_t keep) {
-  const size_t page = PageSize();
+  const size_t page = page_size_;
   const size_t keep_first_page = keep * chunk_size_ / page;
   const size_t keep_last_page = ((keep + 1) * chunk_size_ - 1) / page;
   const size_t last_page = ((last + 1) * chunk_size_ - 1) / page;
@@ -151,11 +159,13 @@ void Superbin::ReturnFreePages(Bin* bin, size_t first, size_t last,
     // The chunks that have bytes in page p.
     const size_t lo = p * page / chunk_size_;
     const size_t hi = ((p + 1) * page - 1) / chunk_size_;
-    const bool kept = p >= keep_first_page && p <= keep_last_page;
-    if (!kept && AllSetInRange(bin->free_map, lo, hi)) {
-      if (run_pages++ == 0) run_start = p;
-    } else {
+    if (!AllSetInRange(bin->free_map, lo, hi)) {
       return_run();
+    } else if (p >= keep_first_page && p <= keep_last_page) {
+      bin->kept_chunk = uint16_t(keep);
+      return_run();
+    } else if (run_pages++ == 0) {
+      run_start = p;
     }
   }
   return_run();
@@ -241,6 +251,7 @@ Bin* Superbin::CreateBin(Metabin* metabin, uint32_t metabin_id,
   bin->first_free_word = 0;
   bin->reserved = 0;
   bin->evacuating = 0;
+  bin->kept_chunk = kNoKeptChunk;
   if (id_ == 0 && metabin_id == 0 && bin_id == 0) {
     // The all-zero pointer is null: its chunk stays allocated forever.
     ClearBit(bin->free_map, 0);
@@ -256,6 +267,8 @@ Bin* Superbin::CreateBin(Metabin* metabin, uint32_t metabin_id,
 void Superbin::ReleaseBin(Metabin* metabin, uint32_t metabin_id,
                           uint32_t bin_id) {
   Bin* bin = metabin->bins[bin_id];
+  // Its frees skipped ReturnFreePages: one call for the whole segment.
+  if (bin->evacuating != 0) ReturnPages(bin->segment, segment_size());
   cache_->Release(id_, bin->segment, segment_size());
   delete[] bin->slack;
   delete bin;

@@ -25,9 +25,12 @@
 //     been returned to the system (ReturnPages), except the pages of the
 //     bin's lowest free chunk: the next allocation in the bin takes that
 //     chunk, and keeping its page spares a chunk that is freed and taken
-//     again in turn a page fault each time. (Residency is the kernel's to
-//     report: tests/page_return_test.cc checks this one with mincore;
-//     Check() checks the others.)
+//     again in turn a page fault each time. Bin::kept_chunk names the chunk
+//     whose pages were spared, so that they are looked at again once a
+//     lower chunk is the lowest free one. A bin a compaction empties
+//     returns its pages at once when it is released, not chunk by chunk.
+//     (Residency is the kernel's to report: tests/page_return_test.cc
+//     checks this one with mincore; Check() checks the others.)
 //   - Superbin 0, metabin 0, bin 0, chunk 0 is reserved (never handed out):
 //     its pointer is the all-zero null pointer.
 //   - During a compaction (compaction.cc), exactly the bins listed in
@@ -63,7 +66,11 @@ struct Bin {
   uint16_t first_free_word;  // no free bit in earlier words
   uint16_t reserved;         // 1 in the bin holding the null chunk, else 0
   uint8_t evacuating;        // 1 while a compaction empties this bin
+  // The lowest free chunk when Free last spared its page(s) while wholly
+  // free (they may still be resident), or kNoKeptChunk.
+  uint16_t kept_chunk;
 };
+inline constexpr uint16_t kNoKeptChunk = 0xffff;
 
 struct Metabin {
   static constexpr size_t kWords = kBinsPerMetabin / 64;
@@ -156,7 +163,8 @@ class Superbin {
                      size_t chunk, size_t count);
   void ReleaseBin(Metabin* metabin, uint32_t metabin_id, uint32_t bin_id);
   // Returns the pages of `bin` that overlap chunks first..last and lie
-  // wholly inside free chunks, except those of chunk `keep`.
+  // wholly inside free chunks, except those of chunk `keep`, the lowest
+  // free one; records it as the bin's kept chunk if it spares one.
   void ReturnFreePages(Bin* bin, size_t first, size_t last, size_t keep);
   void ReleaseMetabin(uint32_t metabin_id);
   void ListInsert(uint32_t metabin_id);
@@ -169,6 +177,7 @@ class Superbin {
 
   uint32_t id_ = 0;
   size_t chunk_size_ = 0;
+  size_t page_size_ = 0;  // the system's (PageSize())
   SegmentCache* cache_ = nullptr;
   std::vector<Metabin*> metabins_;  // nullptr for absent metabins
   uint16_t list_[kListCapacity] = {};

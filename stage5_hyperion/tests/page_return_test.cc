@@ -69,7 +69,14 @@ class FullBin {
   char* segment_ = nullptr;
 };
 
-TEST(PageReturnTest, PagesOfFreeChunksLeaveTheResidentSet) {
+class PageReturnTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (kPage != 4096) GTEST_SKIP() << "the page numbers assume 4 KiB pages";
+  }
+};
+
+TEST_F(PageReturnTest, PagesOfFreeChunksLeaveTheResidentSet) {
   FullBin bin(1024);  // four chunks to a 4 KiB page
   const size_t pages = bin.pages();
   ASSERT_EQ(bin.ResidentPages(), pages);
@@ -86,15 +93,15 @@ TEST(PageReturnTest, PagesOfFreeChunksLeaveTheResidentSet) {
 // Freed from the top down, each newly emptied page holds the bin's lowest
 // free chunk and is kept for the next allocation at first; once a lower
 // chunk is free it must go too.
-TEST(PageReturnTest,
-     ThePageKeptForTheNextAllocationGoesWhenALowerOneTakesOver) {
+TEST_F(PageReturnTest,
+       ThePageKeptForTheNextAllocationGoesWhenALowerOneTakesOver) {
   FullBin bin(1024);
   for (size_t i = kChunksPerBin - 2; i >= 1; --i) bin.Free(i);
   EXPECT_EQ(bin.ResidentPages(), 2u);
   EXPECT_EQ(bin.PagesReturned(), bin.pages() - 2);
 }
 
-TEST(PageReturnTest, ThePageOfTheLowestFreeChunkStays) {
+TEST_F(PageReturnTest, ThePageOfTheLowestFreeChunkStays) {
   FullBin bin(1024);
   const size_t pages = bin.pages();
   // Page 2 (chunks 8..11) empties, but chunk 8 is the next allocation.
@@ -117,7 +124,7 @@ TEST(PageReturnTest, ThePageOfTheLowestFreeChunkStays) {
 
 // 96-byte chunks do not divide a page: a chunk in use keeps both pages it
 // spans, and a page returns only once every chunk with bytes in it is free.
-TEST(PageReturnTest, AChunkAcrossAPageBoundaryKeepsBothPages) {
+TEST_F(PageReturnTest, AChunkAcrossAPageBoundaryKeepsBothPages) {
   FullBin bin(96);
   const size_t straddling = (2 * kPage) / 96;  // bytes on pages 1 and 2
   ASSERT_LT(straddling * 96, 2 * kPage);
@@ -138,6 +145,78 @@ TEST(PageReturnTest, AChunkAcrossAPageBoundaryKeepsBothPages) {
   bin.Free(straddling);
   EXPECT_EQ(bin.ResidentPages(), 1u);
   EXPECT_EQ(bin.mm().CheckConsistency(), "");
+}
+
+// A bin whose last chunk is freed goes to the segment cache with only the
+// page of its lowest free chunk (chunk 0) resident, which the next bin
+// takes first.
+TEST_F(PageReturnTest, AnEmptiedBinKeepsOnlyThePageOfChunkZero) {
+  FullBin bin(1024);
+  for (size_t i = 0; i < kChunksPerBin; ++i) bin.Free(i);
+  EXPECT_EQ(bin.mm().Stats().Total().bins, 0u);
+  bin.Allocate(0);  // the cached segment again
+  EXPECT_EQ(bin.ResidentPages(), 1u);
+}
+
+// With the lowest free chunk on a page returned earlier, frees below it
+// and allocations in turn must not give that page back again and again.
+TEST_F(PageReturnTest, FreesBelowAReturnedPageDoNotReturnItAgain) {
+  FullBin bin(1024);
+  for (size_t i = 8; i < 16; ++i) bin.Free(i);  // page 2 kept, 3 returned
+  EXPECT_EQ(bin.PagesReturned(), 1u);
+  for (size_t i = 8; i < 12; ++i) bin.Allocate(i);  // lowest free: 12
+  for (int round = 0; round < 100; ++round) {
+    bin.Free(1);
+    bin.Allocate(1);
+  }
+  EXPECT_EQ(bin.PagesReturned(), 1u);
+  EXPECT_FALSE(bin.Resident(3));
+}
+
+// A compaction empties a sparse bin into a dense one's holes: the emptied
+// bin's pages go back in one call when it is released, not chunk by chunk.
+TEST_F(PageReturnTest, ACompactedBinIsReturnedWhole) {
+  MemoryManager mm;
+  std::vector<HyperionPointer> all, live;
+  for (size_t i = 0; i < 2 * kChunksPerBin; ++i) {
+    all.push_back(mm.Allocate(1024));
+    std::memset(mm.Resolve(all.back()), 0xab, 1024);
+  }
+  // Bin 0 keeps every other chunk (no page wholly free), bin 1 one chunk in
+  // 40, each alone on its page.
+  for (size_t i = 0; i < all.size(); ++i) {
+    const bool keep = i < kChunksPerBin ? i % 2 == 0 : i % 40 == 0;
+    if (keep) {
+      live.push_back(all[i]);
+    } else {
+      mm.Free(all[i]);
+    }
+  }
+  const uint64_t returned_before = mm.Stats().Total().pages_returned;
+  CompactionPolicy keep_cache;
+  keep_cache.release_cache = false;  // bin 1's segment stays cached
+  EXPECT_EQ(mm.BeginCompaction(keep_cache).bins_released, 1u);
+  for (HyperionPointer& hp : live) hp = mm.Forward(hp);
+  EXPECT_EQ(mm.FinishCompaction().bins_released, 1u);
+  EXPECT_EQ(mm.Stats().Total().pages_returned, returned_before);
+  EXPECT_EQ(mm.CheckConsistency(), "");
+  // Fill bin 0's holes, then one more: a new bin on the cached segment,
+  // of which only that chunk's page is resident.
+  const size_t holes = kChunksPerBin - live.size();
+  for (size_t i = 0; i <= holes; ++i) live.push_back(mm.Allocate(1024));
+  ASSERT_EQ(live.back().chunk(), 0u);
+  char* segment = static_cast<char*>(mm.Resolve(live.back()));
+  std::vector<unsigned char> in_core(kChunksPerBin * 1024 / kPage);
+  ASSERT_EQ(mincore(segment, in_core.size() * kPage, in_core.data()), 0);
+  size_t resident = 0;
+  for (unsigned char c : in_core) resident += c & 1;
+  EXPECT_LE(resident, 1u);
+  for (size_t i = 0; i < live.size(); ++i) {
+    if (i < live.size() - holes - 1) {
+      ASSERT_EQ(static_cast<const uint8_t*>(mm.Resolve(live[i]))[1023], 0xab);
+    }
+    mm.Free(live[i]);
+  }
 }
 
 }  // namespace

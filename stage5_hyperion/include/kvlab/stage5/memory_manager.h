@@ -30,8 +30,8 @@
 //     SegmentCache::kCapacity empty segments stay mapped for reuse), and a
 //     metabin without bins gives back its descriptor. A page of a bin that
 //     lies wholly inside free chunks leaves the resident set at once (it
-//     stays mapped and reads as zero), except the page of the bin's lowest
-//     free chunk, which the next allocation there takes.
+//     stays mapped and reads as zero), except the page(s) of the bin's
+//     lowest free chunk, which the next allocation there takes.
 //   - Under AddressSanitizer, free chunks, unused tails of live chunks and
 //     of heap blocks are poisoned: touching them is reported as
 //     use-after-poison.

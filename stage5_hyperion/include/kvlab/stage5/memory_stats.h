@@ -34,7 +34,8 @@ struct SuperbinStats {
   uint64_t extended_heap_bytes = 0;
   // Pages of free chunks given back to the system since the manager was
   // created (they stay mapped but leave the resident set; a page taken and
-  // given back again counts again).
+  // given back again counts again). The segments of bins a compaction
+  // empties go back whole and are not counted.
   uint64_t pages_returned = 0;
   uint64_t bins = 0;      // bins with a mapped segment
   uint64_t metabins = 0;  // metabins with a descriptor
