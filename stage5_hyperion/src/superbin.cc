@@ -28,11 +28,10 @@ void Superbin::Init(uint32_t id, SegmentCache* cache) {
   id_ = id;
   chunk_size_ = ChunkSize(id);
   cache_ = cache;
-  page_size_ = PageSize();
   // Free relies on a page being larger than any chunk or run of chunks.
-  assert(segment_size() % page_size_ == 0);
-  assert(kMaxSmallSize < page_size_ &&
-         kChainLength * kExtendedRecordSize < page_size_);
+  assert(segment_size() % PageSize() == 0);
+  assert(kMaxSmallSize < PageSize() &&
+         kChainLength * kExtendedRecordSize < PageSize());
 }
 
 uint64_t Superbin::reserved_chunks() const {
@@ -144,7 +143,7 @@ void Superbin::Free(HyperionPointer hp, size_t count) {
 
 void Superbin::ReturnFreePages(Bin* bin, size_t first, size_t last,
                                size_t keep) {
-  const size_t page = page_size_;
+  const size_t page = PageSize();
   const size_t keep_first_page = keep * chunk_size_ / page;
   const size_t keep_last_page = ((keep + 1) * chunk_size_ - 1) / page;
   const size_t last_page = ((last + 1) * chunk_size_ - 1) / page;

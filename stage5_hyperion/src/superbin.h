@@ -177,7 +177,6 @@ class Superbin {
 
   uint32_t id_ = 0;
   size_t chunk_size_ = 0;
-  size_t page_size_ = 0;  // the system's (PageSize())
   SegmentCache* cache_ = nullptr;
   std::vector<Metabin*> metabins_;  // nullptr for absent metabins
   uint16_t list_[kListCapacity] = {};

@@ -3,7 +3,6 @@
 // are resident.
 
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <cstdint>
 #include <cstring>
@@ -11,11 +10,22 @@
 
 #include "gtest/gtest.h"
 #include "kvlab/stage5/memory_manager.h"
+#include "segment_cache.h"
 
 namespace kvlab::stage5 {
 namespace {
 
-const size_t kPage = size_t(sysconf(_SC_PAGESIZE));
+const size_t kPage = PageSize();
+
+// How many of the `pages` pages from `begin` are resident.
+size_t CountResident(const char* begin, size_t pages) {
+  std::vector<unsigned char> in_core(pages);
+  EXPECT_EQ(mincore(const_cast<char*>(begin), pages * kPage, in_core.data()),
+            0);
+  size_t resident = 0;
+  for (unsigned char c : in_core) resident += c & 1;
+  return resident;
+}
 
 // A fresh manager's bin 0 of one superbin, filled with chunks that have
 // all been written to, so that every page of the segment is resident.
@@ -47,17 +57,9 @@ class FullBin {
 
   size_t pages() const { return kChunksPerBin * chunk_size_ / kPage; }
   bool Resident(size_t page) const {
-    unsigned char in_core = 0;
-    EXPECT_EQ(mincore(segment_ + page * kPage, kPage, &in_core), 0);
-    return in_core & 1;
+    return CountResident(segment_ + page * kPage, 1) == 1;
   }
-  size_t ResidentPages() const {
-    std::vector<unsigned char> in_core(pages());
-    EXPECT_EQ(mincore(segment_, pages() * kPage, in_core.data()), 0);
-    size_t resident = 0;
-    for (unsigned char c : in_core) resident += c & 1;
-    return resident;
-  }
+  size_t ResidentPages() const { return CountResident(segment_, pages()); }
   uint64_t PagesReturned() const { return mm_.Stats().Total().pages_returned; }
   MemoryManager& mm() { return mm_; }
   HyperionPointer chunk(size_t i) const { return chunks_[i]; }
@@ -205,11 +207,8 @@ TEST_F(PageReturnTest, ACompactedBinIsReturnedWhole) {
   const size_t holes = kChunksPerBin - live.size();
   for (size_t i = 0; i <= holes; ++i) live.push_back(mm.Allocate(1024));
   ASSERT_EQ(live.back().chunk(), 0u);
-  char* segment = static_cast<char*>(mm.Resolve(live.back()));
-  std::vector<unsigned char> in_core(kChunksPerBin * 1024 / kPage);
-  ASSERT_EQ(mincore(segment, in_core.size() * kPage, in_core.data()), 0);
-  size_t resident = 0;
-  for (unsigned char c : in_core) resident += c & 1;
+  const char* segment = static_cast<const char*>(mm.Resolve(live.back()));
+  const size_t resident = CountResident(segment, kChunksPerBin * 1024 / kPage);
   EXPECT_LE(resident, 1u);
   for (size_t i = 0; i < live.size(); ++i) {
     if (i < live.size() - holes - 1) {
