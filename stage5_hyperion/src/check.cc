@@ -179,25 +179,12 @@ std::string HyperionStore::CheckRegion(const Region& region, bool embedded,
         case ChildKind::kPointer: {
           const HyperionPointer hp = HyperionPointer::Load(buf + s.child_pos);
           if (hp.IsNull()) return "null child pointer" + where(pos);
-          chunks->push_back(hp.raw());
-          const auto* c = static_cast<const uint8_t*>(mm_.Resolve(hp));
-          if (hyperion::ContainerSize(c) != mm_.Size(hp)) {
-            return "container size differs from its chunk" + where(pos);
-          }
-          if (hyperion::ContainerFree(c) >= hyperion::kContainerStep) {
-            return "container keeps 32+ free bytes" + where(pos);
-          }
-          if (hyperion::ContainerSplitDelay(c)) {
-            return "container split bits set" + where(pos);
-          }
-          const uint32_t size = hyperion::ContainerSize(c);
-          for (uint32_t i = hyperion::ContainerUsed(c); i < size; ++i) {
-            if (c[i] != 0) return "non-zero free byte in child" + where(pos);
-          }
           uint64_t below = 0;
-          const std::string e =
-              CheckRegion(hyperion::WholeContainer(c), false, &below, chunks);
-          if (!e.empty()) return "in child container: " + e;
+          const bool split =
+              hyperion::IsSplit(static_cast<const uint8_t*>(mm_.Resolve(hp)));
+          const std::string e = split ? CheckSplit(hp, &below, chunks)
+                                      : CheckChildContainer(hp, &below, chunks);
+          if (!e.empty()) return e + where(pos);
           const uint64_t count =
               hyperion::LoadCount(buf + s.child_pos + HyperionPointer::kBytes);
           if (count != below) {
@@ -240,6 +227,74 @@ std::string HyperionStore::CheckRegion(const Region& region, bool embedded,
   return "";
 }
 
+std::string HyperionStore::CheckChildContainer(
+    HyperionPointer hp, uint64_t* keys, std::vector<uint64_t>* chunks) const {
+  chunks->push_back(hp.raw());
+  const auto* c = static_cast<const uint8_t*>(mm_.Resolve(hp));
+  const uint32_t size = hyperion::ContainerSize(c);
+  if (size != mm_.Size(hp)) return "container size differs from its chunk";
+  if (hyperion::ContainerFree(c) >= hyperion::kContainerStep) {
+    return "container keeps 32+ free bytes";
+  }
+  if (options_.split_above == 0 && hyperion::ContainerSplitDelay(c) != 0) {
+    return "split delay without splits";
+  }
+  for (uint32_t i = hyperion::ContainerUsed(c); i < size; ++i) {
+    if (c[i] != 0) return "non-zero free byte in container";
+  }
+  const std::string e =
+      CheckRegion(hyperion::WholeContainer(c), false, keys, chunks);
+  return e.empty() ? "" : "in container: " + e;
+}
+
+std::string HyperionStore::CheckSplit(HyperionPointer hp, uint64_t* keys,
+                                      std::vector<uint64_t>* chunks) const {
+  chunks->push_back(hp.raw());
+  const auto* d = static_cast<const uint8_t*>(mm_.Resolve(hp));
+  const uint32_t n = hyperion::PieceCount(d);
+  if (options_.split_above == 0) return "split container without splits";
+  if (n < 2 || n > hyperion::kMaxPieces) {
+    return absl::StrCat("split container of ", n, " pieces");
+  }
+  if (mm_.Size(hp) != hyperion::SplitDirectoryBytes(n)) {
+    return "split directory size differs from its chunk";
+  }
+  for (uint32_t i = 0; i < hyperion::kSplitHeaderBytes; ++i) {
+    if (i != 4 && d[i] != 0) return "split directory header not zero";
+  }
+  if (hyperion::PieceKey(d, 0) != 0) return "first piece's key not 0";
+  for (uint32_t j = 0; j < n; ++j) {
+    const uint32_t low = hyperion::PieceKey(d, j);
+    const uint32_t high = j + 1 < n ? hyperion::PieceKey(d, j + 1) : 256;
+    if (low >= high) return "split directory keys not increasing";
+    const HyperionPointer piece = hyperion::PiecePointer(d, j);
+    if (piece.IsNull()) return "null piece pointer";
+    const auto* c = static_cast<const uint8_t*>(mm_.Resolve(piece));
+    if (hyperion::IsSplit(c)) return "a piece is itself split";
+    uint64_t below = 0;
+    const std::string e = CheckChildContainer(piece, &below, chunks);
+    if (!e.empty()) return absl::StrCat("piece ", j, ": ", e);
+    if (below != hyperion::PieceKeys(d, j)) {
+      return absl::StrCat("piece ", j, " count ", hyperion::PieceKeys(d, j),
+                          " but ", below, " keys");
+    }
+    const Region r = hyperion::WholeContainer(c);
+    if (r.empty()) return absl::StrCat("piece ", j, " is empty");
+    uint8_t prev = 0;
+    for (uint32_t pos = r.begin; pos < r.end && c[pos] != 0;) {
+      const Node t = DecodeNode(c, pos, prev);
+      if (t.key < low || t.key >= high) {
+        return absl::StrCat("piece ", j, " of [", low, ", ", high,
+                            ") holds T-node ", t.key);
+      }
+      prev = t.key;
+      pos = hyperion::SkipTNode(c, t, r.end);
+    }
+    *keys += below;
+  }
+  return "";
+}
+
 std::string HyperionStore::CheckInvariants() const {
   std::vector<uint64_t> chunks;
   uint64_t keys = 0;
@@ -253,20 +308,8 @@ std::string HyperionStore::CheckInvariants() const {
     return "value for an absent empty key";
   }
   if (!root_.IsNull()) {
-    chunks.push_back(root_.raw());
-    const auto* c = static_cast<const uint8_t*>(mm_.Resolve(root_));
-    if (hyperion::ContainerSize(c) != mm_.Size(root_)) {
-      return "root size differs from its chunk";
-    }
-    if (hyperion::ContainerFree(c) >= hyperion::kContainerStep) {
-      return "root keeps 32+ free bytes";
-    }
-    for (uint32_t i = hyperion::ContainerUsed(c); i < mm_.Size(root_); ++i) {
-      if (c[i] != 0) return "non-zero free byte in root";
-    }
-    const std::string e =
-        CheckRegion(hyperion::WholeContainer(c), false, &keys, &chunks);
-    if (!e.empty()) return "in root: " + e;
+    const std::string e = CheckChildContainer(root_, &keys, &chunks);
+    if (!e.empty()) return "root: " + e;
   }
   if (keys != size_) {
     return absl::StrCat("Size() is ", size_, " but ", keys, " keys found");

@@ -99,8 +99,19 @@ void HyperionStore::ForwardRegion(const Region& region) {
         const HyperionPointer hp =
             mm_.Forward(HyperionPointer::Load(buf + n.child_pos));
         hp.Store(buf + n.child_pos);
-        ForwardRegion(
-            hyperion::WholeContainer(static_cast<uint8_t*>(mm_.Resolve(hp))));
+        auto* c = static_cast<uint8_t*>(mm_.Resolve(hp));
+        if (!hyperion::IsSplit(c)) {
+          ForwardRegion(hyperion::WholeContainer(c));
+          break;
+        }
+        for (uint32_t j = 0; j < hyperion::PieceCount(c); ++j) {
+          uint8_t* entry = c + hyperion::PieceEntryPos(j) + 1;
+          const HyperionPointer piece =
+              mm_.Forward(HyperionPointer::Load(entry));
+          piece.Store(entry);
+          ForwardRegion(hyperion::WholeContainer(
+              static_cast<uint8_t*>(mm_.Resolve(piece))));
+        }
         break;
       }
       case ChildKind::kEmbedded:

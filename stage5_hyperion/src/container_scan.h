@@ -10,7 +10,7 @@
 //   bits 18..0   size in 32-byte units (the chunk's size / 32)
 //   bits 26..19  free: unused bytes at the end, 0..31 after every operation
 //   bits 29..27  J: the container jump table has 7*J entries (jump_table.h)
-//   bits 31..30  split delay (always 0 in this version)
+//   bits 31..30  split delay: failed attempts to split (split.h), 0..3
 //
 // The paper stores the size in bytes; counting 32-byte units lets a root
 // container of 65,536 pointer children (with their key counts) exceed
@@ -68,12 +68,12 @@ inline uint32_t NodesBegin(const uint8_t* c) {
   return kHeaderBytes + JumpTableEntries(c) * kJumpTableEntryBytes;
 }
 // Writes a header for a container of `size` bytes (a multiple of 32) with
-// `free` unused bytes (< 256) and a jump table of `jump_groups` groups
-// (< 8); the split-delay bits are zero.
+// `free` unused bytes (< 256), a jump table of `jump_groups` groups (< 8)
+// and split delay `split_delay` (< 4).
 inline void StoreHeader(uint8_t* c, uint32_t size, uint32_t free,
-                        uint32_t jump_groups = 0) {
-  const uint32_t word =
-      (size / kContainerStep) | (free << 19) | (jump_groups << 27);
+                        uint32_t jump_groups = 0, uint32_t split_delay = 0) {
+  const uint32_t word = (size / kContainerStep) | (free << 19) |
+                        (jump_groups << 27) | (split_delay << 30);
   for (int i = 0; i < 4; ++i) c[i] = uint8_t(word >> (8 * i));
 }
 

@@ -144,8 +144,36 @@ void HyperionStore::DumpRegion(const Region& region, int indent,
   }
 }
 
+namespace {
+
+// A split directory's pieces, a line each; appends their pointers to
+// `pieces`.
+std::string DumpSplit(HyperionPointer hp, const uint8_t* d,
+                      std::vector<HyperionPointer>* pieces) {
+  std::string out = absl::StrFormat("split container %#x: %d pieces\n",
+                                    hp.raw(), hyperion::PieceCount(d));
+  for (uint32_t j = 0; j < hyperion::PieceCount(d); ++j) {
+    const HyperionPointer piece = hyperion::PiecePointer(d, j);
+    const char key = char(hyperion::PieceKey(d, j));
+    absl::StrAppendFormat(&out,
+                          "  T-nodes from '%s': container %#x (%d keys)\n",
+                          Printable(std::string_view(&key, 1)), piece.raw(),
+                          hyperion::PieceKeys(d, j));
+    pieces->push_back(piece);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string HyperionStore::DumpContainer(HyperionPointer hp) const {
   const auto* c = static_cast<const uint8_t*>(mm_.Resolve(hp));
+  if (hyperion::IsSplit(c)) {
+    std::vector<HyperionPointer> pieces;
+    std::string out = DumpSplit(hp, c, &pieces);
+    for (const HyperionPointer piece : pieces) out += DumpContainer(piece);
+    return out;
+  }
   std::string out = absl::StrFormat(
       "container %#x: %d bytes, %d used, %d free (header %s)\n", hp.raw(),
       hyperion::ContainerSize(c), hyperion::ContainerUsed(c),
@@ -165,6 +193,10 @@ std::string HyperionStore::DebugString() const {
   for (size_t next = 0; next < todo.size(); ++next) {
     const HyperionPointer hp = todo[next];
     const auto* c = static_cast<const uint8_t*>(mm_.Resolve(hp));
+    if (hyperion::IsSplit(c)) {
+      out += DumpSplit(hp, c, &todo);
+      continue;
+    }
     absl::StrAppendFormat(&out, "container %#x: %d bytes, %d used, %d free\n",
                           hp.raw(), hyperion::ContainerSize(c),
                           hyperion::ContainerUsed(c),

@@ -103,8 +103,7 @@ bool HyperionStore::Erase(std::string_view key) {
     frame = Frame();
     frame.depth = depth;
     if (sn.child == ChildKind::kPointer) {
-      levels.push_back(Level{HyperionPointer::Load(buf + sn.child_pos),
-                             sn.child_pos, depth});
+      levels.push_back(ChildLevel(buf, sn.child_pos, key, depth));
       frame.level = levels.size() - 1;
       region = hyperion::WholeContainer(Base(levels, frame.level));
     } else {
@@ -116,11 +115,7 @@ bool HyperionStore::Erase(std::string_view key) {
   }
 
   // Found: every container on the path holds one key less.
-  for (size_t i = 1; i < levels.size(); ++i) {
-    uint8_t* count =
-        Base(levels, i - 1) + levels[i].ref + HyperionPointer::kBytes;
-    hyperion::StoreCount(count, hyperion::LoadCount(count) - 1);
-  }
+  AddToCounts(levels, -1);
   --size_;
 
   // From the deepest frame up, while the region a removal leaves is empty.
@@ -208,6 +203,11 @@ bool HyperionStore::Erase(std::string_view key) {
         fr.embedded ? buf[fr.size_pos] == 1
                     : hyperion::ContainerUsed(buf) == hyperion::NodesBegin(buf);
     if (!empty) break;
+    if (!fr.embedded && !levels[fr.level].split.IsNull()) {
+      // Other pieces remain: the S-node above keeps its child.
+      RemovePiece(&levels, fr.level);
+      break;
+    }
     loss = Loss::kSChild;
     if (!fr.embedded) {
       mm_.Free(levels[fr.level].hp);

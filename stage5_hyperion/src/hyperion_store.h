@@ -1,7 +1,8 @@
 // HyperionStore (`hyperion`): the Hyperion trie (Mäsker et al., the
 // paper, seed 000_... in ../shared/seeds; design in docs/stage5_hyperion.md),
-// with jump successors and container jump tables, without T-node jump
-// tables, container splits, key pre-processing and arenas.
+// with jump successors, container jump tables and container splits (with
+// kvlab's own split directory), without T-node jump tables, key
+// pre-processing and arenas.
 //
 // A 65,536-ary trie of containers. Each container holds the internal
 // two-level trie for two key bytes: T-nodes (first byte) and their S-node
@@ -26,6 +27,9 @@
 //     at the T-node with its key byte and with the keys before it; unused
 //     entries are zero and come last; embedded containers have no table;
 //   - each pointer child's count equals the keys below it;
+//   - a split directory (split.h) has 2..kMaxPieces non-empty pieces, each
+//     an ordinary container (never split itself) whose T-nodes lie in its
+//     entry's key range, with its count of keys; the root is never split;
 //   - every chunk the memory manager holds is reachable exactly once.
 //
 // Not thread-safe; MakeThreadSafe wraps it in a LockedStore.
@@ -48,6 +52,7 @@
 #include "kvlab/stage5/memory_manager.h"
 #include "kvlab/store_options.h"
 #include "node.h"
+#include "split.h"
 
 namespace kvlab::stage5 {
 
@@ -85,6 +90,14 @@ struct HyperionOptions {
   // percentage of the bytes held, compact (Compact()). 0 turns it off;
   // 0..1000.
   uint32_t compact = 0;
+  // A container below the root that passes split_above * (1 + 4 * delay)
+  // bytes after a Put is cut in two at the T-node nearest its middle
+  // (paper, section 3.3: a + b * delay with a = 16 KiB, b = 64 KiB; half
+  // that a measured faster and smaller on course keys,
+  // docs/stage5_hyperion.md); delay counts failed attempts (a single
+  // T-node, or kMaxPieces pieces already), 0..3. 0 turns splits off;
+  // 0..2^24.
+  uint32_t split_above = 8192;
 
   static absl::StatusOr<HyperionOptions> FromStoreOptions(
       const StoreOptions& options);
@@ -113,6 +126,8 @@ class HyperionStore final : public KVStore {
   // returned to the system (MemoryManager::BeginCompaction). O(size).
   CompactionStats Compact(const CompactionPolicy& policy = {});
   uint64_t compactions() const { return compactions_; }
+  // Containers cut in two by splits (options.split_above) so far.
+  uint64_t splits() const { return splits_; }
 
   // "" if every invariant above holds, else the first violation.
   std::string CheckInvariants() const;
@@ -149,6 +164,10 @@ class HyperionStore final : public KVStore {
     bool changed = false;
     bool ejected = false;
     bool finished = false;
+    // A piece of a split container: its pointer and key count are entry
+    // `piece` of directory `split`, whose pointer is at `ref`.
+    HyperionPointer split{};
+    uint32_t piece = 0;
   };
   // An embedded container enclosing the position being changed: offsets
   // (in the real container) of its size byte and of its S-node's header,
@@ -220,6 +239,25 @@ class HyperionStore final : public KVStore {
   }
   void SetLevelPointer(std::vector<Level>* levels, size_t i,
                        HyperionPointer hp);
+  // Adds `delta` to the key counts of every level's container below the
+  // root: the pointer child's count, and a piece's entry in its directory.
+  void AddToCounts(const std::vector<Level>& levels, int delta);
+
+  // --- split containers (split.cc, split.h)
+  // The level of the container behind the pointer child at `ref` of
+  // `buf`, whose T-nodes hold key[depth]: the piece holding key[depth] if
+  // the child is split.
+  Level ChildLevel(const uint8_t* buf, uint32_t ref, std::string_view key,
+                   size_t depth) const;
+  // The container behind pointer `hp` whose T-nodes would hold `t`.
+  const uint8_t* ContainerFor(HyperionPointer hp, uint8_t t) const;
+  // After a Put, cuts level `i` (below the root) in two if it has passed
+  // its split threshold; its pointer (at `ref` of level i-1, which must not
+  // have moved since the descent) or its directory entry is replaced.
+  void SplitIfLarge(std::vector<Level>* levels, size_t i);
+  // After a Delete emptied piece level `i`: drops it from its directory,
+  // or, if one piece is left, points the parent at that piece instead.
+  void RemovePiece(std::vector<Level>* levels, size_t i);
   // Replaces `old_len` bytes at `pos` of the last level's container with
   // `bytes`, moving the tail, resizing the container in 32-byte steps and
   // updating the sizes of `embeds` (outermost first). An embedded container
@@ -298,19 +336,23 @@ class HyperionStore final : public KVStore {
     // One container level of the walk: the nodes in [p, end), whose keys
     // extend the `base` key bytes above them. No default member
     // initialisers: they would zero the whole stack (12 KB) on every Scan,
-    // and each push writes all five fields.
+    // and each push writes all its fields.
     struct Level {
       const uint8_t* p;  // the next node
       const uint8_t* end;
       uint32_t base;
       uint8_t prev_t;  // key byte of the current T-node
       uint8_t prev_s;  // of the last S-node under it (0: none yet)
+      // In a piece of a split container: its directory, and the piece
+      // the level moves on to when its nodes end (null: none).
+      const uint8_t* split;
+      uint32_t next_piece;
     };
 
     explicit ScanState(ScanVisitor v) : visitor(v) {}
     void Enter(const uint8_t* p, const uint8_t* end, uint32_t base,
                uint8_t prev_t = 0, uint8_t prev_s = 0) {
-      Push(Level{p, end, base, prev_t, prev_s});
+      Push(Level{p, end, base, prev_t, prev_s, nullptr, 0});
     }
     void Push(const Level& level) {
       assert(depth < std::size(levels));
@@ -344,6 +386,8 @@ class HyperionStore final : public KVStore {
   // first bytes: called as the walk enters a pointer child, so the next one
   // at the same level is in cache by the time the walk gets there.
   void PrefetchNextChild(const uint8_t* p, const uint8_t* end) const;
+  // Moves `level` (in a split container) to the nodes of its next piece.
+  void EnterPiece(ScanState::Level* level) const;
   static constexpr int kPrefetchLookahead = 16;
   // The value encoded at `*p`; steps `*p` past its encoding.
   std::string_view ReadValue(const uint8_t** p) const;
@@ -362,6 +406,12 @@ class HyperionStore final : public KVStore {
   std::string CheckJumpTable(const Region& region) const;
   void DumpRegion(const Region& region, int indent, std::string* out,
                   std::vector<HyperionPointer>* children) const;
+  // A child container's header, chunk, free tail and nodes, `keys` the
+  // keys below it.
+  std::string CheckChildContainer(HyperionPointer hp, uint64_t* keys,
+                                  std::vector<uint64_t>* chunks) const;
+  std::string CheckSplit(HyperionPointer hp, uint64_t* keys,
+                         std::vector<uint64_t>* chunks) const;
 
   const HyperionOptions options_;
   mutable MemoryManager mm_;
@@ -371,6 +421,7 @@ class HyperionStore final : public KVStore {
   uint64_t size_ = 0;
   uint64_t writes_since_compaction_ = 0;
   uint64_t compactions_ = 0;
+  uint64_t splits_ = 0;
 };
 
 }  // namespace kvlab::stage5

@@ -111,8 +111,7 @@ bool HyperionStore::Insert(std::string_view key, std::string_view value) {
     }
     const std::string_view rest = key.substr(depth);
     if (sn.child == ChildKind::kPointer) {
-      levels.push_back(Level{HyperionPointer::Load(buf + sn.child_pos),
-                             sn.child_pos, depth});
+      levels.push_back(ChildLevel(buf, sn.child_pos, key, depth));
       embeds.clear();
       region = hyperion::WholeContainer(Base(levels, levels.size() - 1));
       in_embedded = false;
@@ -155,15 +154,14 @@ bool HyperionStore::Insert(std::string_view key, std::string_view value) {
   }
   if (!replaced) {
     // A new key: every container on the path holds one more.
-    for (size_t i = 1; i < levels.size(); ++i) {
-      uint8_t* count =
-          Base(levels, i - 1) + levels[i].ref + HyperionPointer::kBytes;
-      hyperion::StoreCount(count, hyperion::LoadCount(count) + 1);
-    }
+    AddToCounts(levels, 1);
     ++size_;
   }
+  // A level's pointer lives in the level above: split it before that one
+  // can move.
   for (size_t i = levels.size(); i-- > 0;) {
     FinishLevel(&levels, i, key, replaced ? 0 : 1);
+    if (levels[i].changed) SplitIfLarge(&levels, i);
   }
   if (!old_value.empty()) {
     FreeValue(reinterpret_cast<const uint8_t*>(old_value.data()));

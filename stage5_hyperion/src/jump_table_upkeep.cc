@@ -137,7 +137,8 @@ void HyperionStore::RebuildJumpTable(std::vector<Level>* levels, size_t i) {
   RawSpliceAt(levels, i, kHeaderBytes, old_slots * kJumpTableEntryBytes, table);
   uint8_t* moved = Base(*levels, i);
   hyperion::StoreHeader(moved, hyperion::ContainerSize(moved),
-                        hyperion::ContainerFree(moved), groups);
+                        hyperion::ContainerFree(moved), groups,
+                        hyperion::ContainerSplitDelay(moved));
 }
 
 }  // namespace kvlab::stage5

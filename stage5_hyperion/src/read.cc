@@ -43,8 +43,9 @@ bool HyperionStore::GetImpl(std::string_view key, std::string* value) const {
           case ChildKind::kNone:
             return false;
           case ChildKind::kPointer:
-            region = hyperion::WholeContainer(static_cast<uint8_t*>(
-                mm_.Resolve(HyperionPointer::Load(buf + node->child_pos))));
+            region = hyperion::WholeContainer(
+                ContainerFor(HyperionPointer::Load(buf + node->child_pos),
+                             uint8_t(key[depth])));
             continue;
           case ChildKind::kEmbedded:
             region = hyperion::EmbeddedRegion(buf, node->child_pos);
@@ -176,11 +177,19 @@ bool HyperionStore::NthInRegion(const Region& region, uint64_t n,
     key->push_back(char(decoder.prev_t));
     key->push_back(char(node.key));
     switch (node.child) {
-      case ChildKind::kPointer:
-        return NthInRegion(
-            hyperion::WholeContainer(static_cast<uint8_t*>(
-                mm_.Resolve(HyperionPointer::Load(buf + node.child_pos)))),
-            n, key, value);
+      case ChildKind::kPointer: {
+        const auto* c = static_cast<const uint8_t*>(
+            mm_.Resolve(HyperionPointer::Load(buf + node.child_pos)));
+        if (hyperion::IsSplit(c)) {
+          // Step over whole pieces by their counts.
+          uint32_t j = 0;
+          while (n >= hyperion::PieceKeys(c, j))
+            n -= hyperion::PieceKeys(c, j++);
+          c = static_cast<const uint8_t*>(
+              mm_.Resolve(hyperion::PiecePointer(c, j)));
+        }
+        return NthInRegion(hyperion::WholeContainer(c), n, key, value);
+      }
       case ChildKind::kEmbedded:
         return NthInRegion(hyperion::EmbeddedRegion(buf, node.child_pos), n,
                            key, value);

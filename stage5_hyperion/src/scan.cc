@@ -85,6 +85,11 @@ void HyperionStore::Walk(ScanState* state) const {
     const uint8_t* p = level.p;
     // A zero byte is the free tail; an embedded container ends at `end`.
     if (p >= level.end || *p == 0) {
+      if (level.split != nullptr &&
+          level.next_piece < hyperion::PieceCount(level.split)) {
+        EnterPiece(&level);
+        continue;
+      }
       if (state->depth == 0) return;
       level = state->levels[--state->depth];
       continue;
@@ -120,17 +125,29 @@ void HyperionStore::Walk(ScanState* state) const {
       case ChildKind::kPointer: {
         level.p = p + hyperion::kPointerChildBytes;
         state->Push(level);
-        const Region below = hyperion::WholeContainer(
-            static_cast<uint8_t*>(mm_.Resolve(HyperionPointer::Load(p))));
+        const auto* c =
+            static_cast<const uint8_t*>(mm_.Resolve(HyperionPointer::Load(p)));
         PrefetchNextChild(level.p, level.end);
-        level = {below.buf + below.begin, below.buf + below.end, length, 0, 0};
+        if (hyperion::IsSplit(c)) {
+          level = {nullptr, nullptr, length, 0, 0, c, 0};
+          EnterPiece(&level);
+          break;
+        }
+        const Region below = hyperion::WholeContainer(c);
+        level = {below.buf + below.begin,
+                 below.buf + below.end,
+                 length,
+                 0,
+                 0,
+                 nullptr,
+                 0};
         break;
       }
       case ChildKind::kEmbedded:
         // [size byte][nodes]: the size counts itself.
         level.p = p + p[0];
         state->Push(level);
-        level = {p + 1, p + p[0], length, 0, 0};
+        level = {p + 1, p + p[0], length, 0, 0, nullptr, 0};
         break;
       case ChildKind::kSuffix: {
         // [header: length, value flag][value?][suffix bytes]
@@ -147,6 +164,15 @@ void HyperionStore::Walk(ScanState* state) const {
       }
     }
   }
+}
+
+void HyperionStore::EnterPiece(ScanState::Level* level) const {
+  const Region piece = hyperion::WholeContainer(static_cast<const uint8_t*>(
+      mm_.Resolve(hyperion::PiecePointer(level->split, level->next_piece++))));
+  level->p = piece.buf + piece.begin;
+  level->end = piece.buf + piece.end;
+  level->prev_t = 0;
+  level->prev_s = 0;
 }
 
 void HyperionStore::PrefetchNextChild(const uint8_t* p,
@@ -204,11 +230,19 @@ bool HyperionStore::ScanFrom(const Region& region, std::string_view bound,
   switch (s.child) {
     case ChildKind::kNone:
       return true;
-    case ChildKind::kPointer:
-      return ScanFrom(
-          hyperion::WholeContainer(static_cast<uint8_t*>(
-              mm_.Resolve(HyperionPointer::Load(buf + s.child_pos)))),
-          s_bound, state);
+    case ChildKind::kPointer: {
+      const auto* c = static_cast<const uint8_t*>(
+          mm_.Resolve(HyperionPointer::Load(buf + s.child_pos)));
+      if (hyperion::IsSplit(c)) {
+        // The pieces before the bound's are out of range; those after it
+        // follow in the walk, from a level with no nodes of its own.
+        const uint32_t j = hyperion::PieceFor(c, uint8_t(s_bound[0]));
+        state->Push({nullptr, nullptr, base + 2, 0, 0, c, j + 1});
+        c = static_cast<const uint8_t*>(
+            mm_.Resolve(hyperion::PiecePointer(c, j)));
+      }
+      return ScanFrom(hyperion::WholeContainer(c), s_bound, state);
+    }
     case ChildKind::kEmbedded:
       return ScanFrom(hyperion::EmbeddedRegion(buf, s.child_pos), s_bound,
                       state);

@@ -19,11 +19,28 @@ using hyperion::NodeType;
 
 void HyperionStore::SetLevelPointer(std::vector<Level>* levels, size_t i,
                                     HyperionPointer hp) {
+  const Level& level = (*levels)[i];
   (*levels)[i].hp = hp;
   if (i == 0) {
     root_ = hp;
+  } else if (!level.split.IsNull()) {
+    auto* d = static_cast<uint8_t*>(mm_.Resolve(level.split));
+    hp.Store(d + hyperion::PieceEntryPos(level.piece) + 1);
   } else {
     hp.Store(Base(*levels, i - 1) + (*levels)[i].ref);
+  }
+}
+
+void HyperionStore::AddToCounts(const std::vector<Level>& levels, int delta) {
+  for (size_t i = 1; i < levels.size(); ++i) {
+    uint8_t* count =
+        Base(levels, i - 1) + levels[i].ref + HyperionPointer::kBytes;
+    hyperion::StoreCount(count, hyperion::LoadCount(count) + delta);
+    if (!levels[i].split.IsNull()) {
+      count = hyperion::PieceCountAt(
+          static_cast<uint8_t*>(mm_.Resolve(levels[i].split)), levels[i].piece);
+      hyperion::StoreCount(count, hyperion::LoadCount(count) + delta);
+    }
   }
 }
 
@@ -34,6 +51,7 @@ void HyperionStore::RawSpliceAt(std::vector<Level>* levels, size_t li,
   uint32_t size = hyperion::ContainerSize(c);
   const uint32_t used = hyperion::ContainerUsed(c);
   const uint32_t jump_groups = hyperion::ContainerJumpBits(c);
+  const uint32_t split_delay = hyperion::ContainerSplitDelay(c);
   if (!(*levels)[li].changed) (*levels)[li].used_before = used;
   (*levels)[li].changed = true;
   const uint32_t new_used = used - old_len + uint32_t(bytes.size());
@@ -54,7 +72,7 @@ void HyperionStore::RawSpliceAt(std::vector<Level>* levels, size_t li,
     SetLevelPointer(levels, li, mm_.Reallocate((*levels)[li].hp, size));
     c = Base(*levels, li);
   }
-  hyperion::StoreHeader(c, size, size - new_used, jump_groups);
+  hyperion::StoreHeader(c, size, size - new_used, jump_groups, split_delay);
 }
 
 void HyperionStore::Splice(std::vector<Level>* levels,

@@ -40,6 +40,9 @@ void RegisterStage5Stores(StoreRegistry* registry) {
                "compact the memory manager's bins when their free chunks "
                "pass this percentage of the bytes held, 0..1000 (default 0: "
                "never)"},
+              {"split_above",
+               "a container below the root passing this many bytes is cut "
+               "in two at a T-node, 0..2^24 (default 8192; 0: never)"},
           },
       .ordered = true,
       .linear_nth = false,

@@ -18,7 +18,8 @@ INSTANTIATE_TEST_SUITE_P(
         {"hyperion", "hyperion:embed=16", "hyperion:inline_value=0:embed=255",
          "hyperion:jump_successor=0", "hyperion:jump_successor=256",
          "hyperion:eject_above=64", "hyperion:jump_table=1:jump_table_min=0",
-         "hyperion:compact=1:embed=16"})),
+         "hyperion:compact=1:embed=16", "hyperion:split_above=64",
+         "hyperion:split_above=64:compact=1:inline_value=0"})),
     testing::ConformanceCaseName);
 
 }  // namespace

@@ -1,0 +1,171 @@
+// Split containers (split.h): finding the piece for a key byte, cutting a
+// container that grew too large, and dropping a piece a Delete emptied.
+//
+// A cut happens after a Put, once the operation's splices and upkeep in
+// the container are done: its nodes are copied into two new containers,
+// the first T-node of the second re-encoded from 0 (every other byte,
+// jump successors included, keeps its meaning: a jump successor counts
+// bytes up to the next sibling, which stays in the same piece). The jump
+// table is not copied; the next lookup that walks too far rebuilds one.
+
+#include <cstring>
+#include <string>
+
+#include "hyperion_store.h"
+
+namespace kvlab::stage5 {
+
+using hyperion::DecodeNode;
+using hyperion::Node;
+using hyperion::Region;
+
+namespace {
+
+// A directory's bytes: the header (size field 0) and the entries.
+struct DirectoryEntry {
+  uint8_t key;
+  HyperionPointer hp;
+  uint64_t keys;
+};
+
+std::string DirectoryBytes(const std::vector<DirectoryEntry>& entries) {
+  std::string out(hyperion::SplitDirectoryBytes(uint32_t(entries.size())),
+                  '\0');
+  auto* d = reinterpret_cast<uint8_t*>(out.data());
+  d[4] = uint8_t(entries.size());
+  for (uint32_t j = 0; j < entries.size(); ++j) {
+    uint8_t* e = d + hyperion::PieceEntryPos(j);
+    e[0] = j == 0 ? 0 : entries[j].key;
+    entries[j].hp.Store(e + 1);
+    hyperion::StoreCount(hyperion::PieceCountAt(d, j), entries[j].keys);
+  }
+  return out;
+}
+
+std::vector<DirectoryEntry> DirectoryEntries(const uint8_t* d) {
+  std::vector<DirectoryEntry> entries;
+  for (uint32_t j = 0; j < hyperion::PieceCount(d); ++j) {
+    entries.push_back({hyperion::PieceKey(d, j), hyperion::PiecePointer(d, j),
+                       hyperion::PieceKeys(d, j)});
+  }
+  return entries;
+}
+
+uint32_t Distance(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
+
+}  // namespace
+
+HyperionStore::Level HyperionStore::ChildLevel(const uint8_t* buf, uint32_t ref,
+                                               std::string_view key,
+                                               size_t depth) const {
+  Level level{
+      .hp = HyperionPointer::Load(buf + ref), .ref = ref, .depth = depth};
+  const auto* c = static_cast<const uint8_t*>(mm_.Resolve(level.hp));
+  if (hyperion::IsSplit(c)) {
+    level.split = level.hp;
+    level.piece = hyperion::PieceFor(c, uint8_t(key[depth]));
+    level.hp = hyperion::PiecePointer(c, level.piece);
+  }
+  return level;
+}
+
+const uint8_t* HyperionStore::ContainerFor(HyperionPointer hp,
+                                           uint8_t t) const {
+  const auto* c = static_cast<const uint8_t*>(mm_.Resolve(hp));
+  if (!hyperion::IsSplit(c)) return c;
+  return static_cast<const uint8_t*>(
+      mm_.Resolve(hyperion::PiecePointer(c, hyperion::PieceFor(c, t))));
+}
+
+void HyperionStore::SplitIfLarge(std::vector<Level>* levels, size_t i) {
+  if (options_.split_above == 0 || i == 0) return;
+  const Level level = (*levels)[i];
+  uint8_t* c = Base(*levels, i);
+  const uint32_t size = hyperion::ContainerSize(c);
+  const uint32_t delay = hyperion::ContainerSplitDelay(c);
+  if (size <= uint64_t{options_.split_above} * (1 + 4 * delay)) return;
+  const auto* dir = level.split.IsNull()
+                        ? nullptr
+                        : static_cast<const uint8_t*>(mm_.Resolve(level.split));
+
+  // The cut: the T-node nearest the middle of the nodes, never the first.
+  const Region r = hyperion::WholeContainer(c);
+  const uint32_t middle = r.begin + (r.end - r.begin) / 2;
+  Node cut;
+  bool found = false;
+  uint8_t prev = 0;
+  for (uint32_t pos = r.begin; pos < r.end && c[pos] != 0;) {
+    const Node t = DecodeNode(c, pos, prev);
+    if (pos != r.begin) {
+      if (!found || Distance(pos, middle) < Distance(cut.pos, middle)) {
+        cut = t;
+        found = true;
+      }
+      if (pos >= middle) break;  // the ones after are farther
+    }
+    prev = t.key;
+    pos = hyperion::SkipTNode(c, t, r.end);
+  }
+  if (!found ||
+      (dir != nullptr && hyperion::PieceCount(dir) >= hyperion::kMaxPieces)) {
+    // Cannot cut: wait until the container has grown further.
+    if (delay < 3) {
+      hyperion::StoreHeader(c, size, hyperion::ContainerFree(c),
+                            hyperion::ContainerJumpBits(c), delay + 1);
+    }
+    return;
+  }
+
+  // Everything is read before the first chunk is freed or allocated.
+  const auto* bytes = reinterpret_cast<const char*>(c);
+  const std::string first(bytes + r.begin, cut.pos - r.begin);
+  std::string second = Reencoded(cut, 0);
+  second.append(bytes + cut.jump_pos, r.end - cut.jump_pos);
+  std::vector<DirectoryEntry> entries;
+  if (dir != nullptr) {
+    entries = DirectoryEntries(dir);
+  } else {
+    const uint8_t* count =
+        Base(*levels, i - 1) + level.ref + HyperionPointer::kBytes;
+    entries.push_back({0, level.hp, hyperion::LoadCount(count)});
+  }
+  DirectoryEntry& piece_a = entries[level.piece];
+  DirectoryEntry piece_b{cut.key, HyperionPointer(), 0};
+
+  mm_.Free(level.hp);
+  if (dir != nullptr) mm_.Free(level.split);
+  piece_a.hp = NewContainer(first);
+  piece_b.hp = NewContainer(second);
+  const uint64_t keys_a = CountKeys(hyperion::WholeContainer(
+      static_cast<const uint8_t*>(mm_.Resolve(piece_a.hp))));
+  piece_b.keys = piece_a.keys - keys_a;
+  piece_a.keys = keys_a;
+  entries.insert(entries.begin() + level.piece + 1, piece_b);
+  const std::string directory = DirectoryBytes(entries);
+  const HyperionPointer d = mm_.Allocate(directory.size());
+  std::memcpy(mm_.Resolve(d), directory.data(), directory.size());
+  d.Store(Base(*levels, i - 1) + level.ref);
+  ++splits_;
+}
+
+void HyperionStore::RemovePiece(std::vector<Level>* levels, size_t i) {
+  Level& level = (*levels)[i];
+  level.finished = true;
+  mm_.Free(level.hp);
+  const auto* dir = static_cast<const uint8_t*>(mm_.Resolve(level.split));
+  std::vector<DirectoryEntry> entries = DirectoryEntries(dir);
+  entries.erase(entries.begin() + level.piece);
+  mm_.Free(level.split);
+  uint8_t* ref = Base(*levels, i - 1) + level.ref;
+  if (entries.size() == 1) {
+    // The one piece left is a whole container again.
+    entries[0].hp.Store(ref);
+    return;
+  }
+  const std::string directory = DirectoryBytes(entries);
+  const HyperionPointer d = mm_.Allocate(directory.size());
+  std::memcpy(mm_.Resolve(d), directory.data(), directory.size());
+  d.Store(ref);
+}
+
+}  // namespace kvlab::stage5

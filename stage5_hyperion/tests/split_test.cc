@@ -1,0 +1,190 @@
+// Container splits (split.h, split.cc): where a container is cut, how its
+// pieces are found, and how a directory goes away again. The differential
+// tests run splits at tiny thresholds on every key distribution; these
+// pin down the individual rules.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "hyperion_store.h"
+
+namespace kvlab::stage5 {
+namespace {
+
+using Model = std::map<std::string, std::string>;
+
+size_t Count(const std::string& text, std::string_view what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos;
+       at = text.find(what, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+// Every Get, every GetNth and a scan from every key and just after it
+// agree with `model`.
+void ExpectMatches(const HyperionStore& store, const Model& model) {
+  ASSERT_EQ(store.CheckInvariants(), "");
+  ASSERT_EQ(store.Size(), model.size());
+  uint64_t n = 0;
+  for (auto it = model.begin(); it != model.end(); ++it, ++n) {
+    std::string k, v;
+    ASSERT_TRUE(store.Get(it->first, &v)) << it->first;
+    EXPECT_EQ(v, it->second);
+    ASSERT_TRUE(store.GetNth(n, &k, &v)) << n;
+    EXPECT_EQ(k, it->first) << n;
+    for (const std::string& start : {it->first, it->first + '\0'}) {
+      auto expected = model.lower_bound(start);
+      store.Scan(start, [&](std::string_view key, std::string_view value) {
+        EXPECT_TRUE(expected != model.end() && key == expected->first &&
+                    value == expected->second)
+            << "scan from " << start << " at " << key;
+        ++expected;
+        return true;
+      });
+      EXPECT_TRUE(expected == model.end()) << "scan from " << start;
+    }
+  }
+}
+
+// Keys below the root's "ab": T-node byte `t`, S-node bytes '0'..'3', and
+// a 20-byte suffix, each with a 40-byte value: about 260 bytes per T-node.
+void PutUnder(HyperionStore* store, Model* model, char t) {
+  for (char s = '0'; s < '4'; ++s) {
+    const std::string key =
+        absl::StrCat("ab", std::string{t, s}, std::string(20, char(t ^ s)));
+    const std::string value(40, s);
+    ASSERT_TRUE(store->Put(key, value).ok());
+    (*model)[key] = value;
+  }
+}
+
+TEST(HyperionSplit, PieceForFindsTheLastPieceStartingAtOrBelowTheByte) {
+  uint8_t d[hyperion::kSplitHeaderBytes + 3 * hyperion::kSplitEntryBytes] = {};
+  d[4] = 3;
+  d[hyperion::PieceEntryPos(1)] = 'F';
+  d[hyperion::PieceEntryPos(2)] = 'a';
+  EXPECT_EQ(hyperion::PieceFor(d, 0), 0u);
+  EXPECT_EQ(hyperion::PieceFor(d, 'E'), 0u);
+  EXPECT_EQ(hyperion::PieceFor(d, 'F'), 1u);
+  EXPECT_EQ(hyperion::PieceFor(d, 'Z'), 1u);
+  EXPECT_EQ(hyperion::PieceFor(d, 'a'), 2u);
+  EXPECT_EQ(hyperion::PieceFor(d, 255), 2u);
+  EXPECT_TRUE(hyperion::IsSplit(d));
+}
+
+TEST(HyperionSplit, ALargeContainerIsCutAtTheTNodeNearestItsMiddle) {
+  // T-nodes of about 260 bytes pass 4,096 bytes with the 16th, 'p': the
+  // cut falls at the middle, the 9th T-node 'i', and no piece is cut again.
+  HyperionStore store(HyperionOptions{.split_above = 4096});
+  Model model;
+  for (char t = 'a'; t < 'a' + 16; ++t) PutUnder(&store, &model, t);
+  EXPECT_EQ(store.splits(), 1u);
+  const std::string dump = store.DebugString();
+  EXPECT_EQ(Count(dump, "split container"), 1u) << dump;
+  EXPECT_EQ(Count(dump, "T-nodes from"), 2u) << dump;
+  EXPECT_NE(dump.find("T-nodes from 'i'"), std::string::npos) << dump;
+  ExpectMatches(store, model);
+  // A second cut only once a piece passes the threshold itself.
+  for (char t = 'a' + 16; t <= 'z'; ++t) PutUnder(&store, &model, t);
+  EXPECT_EQ(store.splits(), 2u);
+  EXPECT_EQ(Count(store.DebugString(), "T-nodes from"), 3u);
+  ExpectMatches(store, model);
+}
+
+TEST(HyperionSplit, EmptyingAPieceDropsItAndTheLastPieceReplacesTheDirectory) {
+  HyperionStore store(HyperionOptions{.split_above = 4096});
+  const auto empty_usage = store.MemoryUsage();
+  Model model;
+  for (char t = 'a'; t <= 'z'; ++t) PutUnder(&store, &model, t);
+  ASSERT_EQ(Count(store.DebugString(), "T-nodes from"), 3u);
+  // The keys of the first T-nodes go first: the first piece empties, then
+  // the second, and one container is left where the directory was.
+  while (Count(store.DebugString(), "split container") != 0) {
+    ASSERT_FALSE(model.empty());
+    ASSERT_TRUE(store.Delete(model.begin()->first));
+    model.erase(model.begin());
+    ASSERT_EQ(store.CheckInvariants(), "");
+  }
+  EXPECT_GT(model.size(), 0u);
+  ExpectMatches(store, model);
+  while (!model.empty()) {
+    ASSERT_TRUE(store.Delete(model.begin()->first));
+    model.erase(model.begin());
+  }
+  EXPECT_EQ(store.CheckInvariants(), "");
+  EXPECT_EQ(store.MemoryUsage(), empty_usage);
+}
+
+TEST(HyperionSplit, AContainerOfOneTNodeIsNotCut) {
+  // Every key below "ab" shares its third byte and ends at its fourth:
+  // one T-node with 200 S-children, and no T-node to cut at, however large
+  // the container grows.
+  HyperionStore store(HyperionOptions{.split_above = 1024});
+  Model model;
+  for (int i = 0; i < 200; ++i) {
+    const std::string key = absl::StrCat("abx", std::string{char(i)});
+    ASSERT_TRUE(store.Put(key, std::string(40, 'v')).ok());
+    model[key] = std::string(40, 'v');
+  }
+  EXPECT_EQ(store.splits(), 0u);
+  ExpectMatches(store, model);
+}
+
+TEST(HyperionSplit, AContainerIsCutIntoAtMostMaxPieces) {
+  // 256 T-nodes of about 45 bytes below "ab" and a threshold of 64
+  // bytes: every piece of more than one T-node would be cut, but the
+  // directory stops growing at kMaxPieces.
+  HyperionStore store(HyperionOptions{.split_above = 64});
+  Model model;
+  for (int t = 0; t < 256; ++t) {
+    const std::string key = absl::StrCat("ab", std::string{char(t), 'z'});
+    ASSERT_TRUE(store.Put(key, std::string(40, 'v')).ok());
+    model[key] = std::string(40, 'v');
+  }
+  EXPECT_EQ(Count(store.DebugString(), "T-nodes from"), hyperion::kMaxPieces);
+  EXPECT_EQ(store.splits(), hyperion::kMaxPieces - 1);
+  ExpectMatches(store, model);
+}
+
+TEST(HyperionSplit, CompactionForwardsDirectoriesAndPieces) {
+  // Many pieces, then three in four keys deleted, which leaves sparse bins
+  // for Compact() to empty: every moved directory and piece must be
+  // forwarded where it is stored.
+  HyperionStore store(HyperionOptions{.inline_value = 4, .split_above = 256});
+  Model model;
+  for (int i = 0; i < 8'000; ++i) {
+    const std::string key = absl::StrCat("k", i * 7919 % 8'000, "-", i);
+    ASSERT_TRUE(store.Put(key, absl::StrCat("value ", i)).ok());
+    model[key] = absl::StrCat("value ", i);
+  }
+  ASSERT_GT(store.splits(), 50u);
+  int i = 0;
+  for (auto it = model.begin(); it != model.end(); ++i) {
+    if (i % 4 == 0) {
+      ++it;
+      continue;
+    }
+    ASSERT_TRUE(store.Delete(it->first));
+    it = model.erase(it);
+  }
+  const CompactionStats done = store.Compact();
+  EXPECT_GT(done.chunks_moved, 0u);
+  ExpectMatches(store, model);
+}
+
+TEST(HyperionSplit, ZeroTurnsSplitsOff) {
+  HyperionStore store(HyperionOptions{.split_above = 0});
+  Model model;
+  for (char t = 'a'; t <= 'z'; ++t) PutUnder(&store, &model, t);
+  EXPECT_EQ(store.splits(), 0u);
+  EXPECT_EQ(Count(store.DebugString(), "split container"), 0u);
+  ExpectMatches(store, model);
+}
+
+}  // namespace
+}  // namespace kvlab::stage5
