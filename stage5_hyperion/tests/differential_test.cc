@@ -299,14 +299,16 @@ TEST_P(HyperionDifferential, InvariantsWithSplits) {
   for (const uint32_t split_above : {64u, 512u}) {
     HyperionStore store(HyperionOptions{
         .jump_table = 1, .jump_table_min = 0, .split_above = split_above});
-    RunAgainstOracle(&store, GetParam().source,
-                     RunSpec{.operations = testing::Scaled(4'000, 400),
-                             .key_pool = 800,
-                             .check_each = true},
-                     31 + split_above);
+    const uint64_t operations = testing::Scaled(4'000, 400);
+    RunAgainstOracle(
+        &store, GetParam().source,
+        RunSpec{.operations = operations, .key_pool = 800, .check_each = true},
+        31 + split_above);
     // Random 8-byte integers leave a key or two below each of the root's
-    // S-nodes at this size: no container to cut.
-    if (split_above == 64 && std::string_view(GetParam().name) != "rand_int") {
+    // S-nodes at this size: no container to cut; nor may the few hundred
+    // operations of a scaled-down run (valgrind).
+    if (split_above == 64 && operations >= 4'000 &&
+        std::string_view(GetParam().name) != "rand_int") {
       EXPECT_GT(store.splits(), 0u);
     }
   }
@@ -363,12 +365,11 @@ TEST_P(HyperionDifferential, LargeRun) {
   for (const uint32_t split_above : {HyperionOptions().split_above, 256u}) {
     HyperionStore store(HyperionOptions{.split_above = split_above});
     const uint64_t ops = LargeOps();
-    RunAgainstOracle(
-        &store, GetParam().source,
-        RunSpec{
-            .operations = ops,
-            .key_pool = size_t(std::clamp<uint64_t>(ops / 20, 100, 10'000))},
-        42);
+    RunAgainstOracle(&store, GetParam().source,
+                     RunSpec{.operations = ops,
+                             .key_pool = size_t(
+                                 std::clamp<uint64_t>(ops / 20, 100, 10'000))},
+                     42);
   }
 }
 
