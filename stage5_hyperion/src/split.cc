@@ -42,6 +42,15 @@ std::string DirectoryBytes(const std::vector<DirectoryEntry>& entries) {
   return out;
 }
 
+// A new directory chunk holding `entries`.
+HyperionPointer NewDirectory(MemoryManager& mm,
+                             const std::vector<DirectoryEntry>& entries) {
+  const std::string bytes = DirectoryBytes(entries);
+  const HyperionPointer d = mm.Allocate(bytes.size());
+  std::memcpy(mm.Resolve(d), bytes.data(), bytes.size());
+  return d;
+}
+
 std::vector<DirectoryEntry> DirectoryEntries(const uint8_t* d) {
   std::vector<DirectoryEntry> entries;
   for (uint32_t j = 0; j < hyperion::PieceCount(d); ++j) {
@@ -141,10 +150,7 @@ void HyperionStore::SplitIfLarge(std::vector<Level>* levels, size_t i) {
   piece_b.keys = piece_a.keys - keys_a;
   piece_a.keys = keys_a;
   entries.insert(entries.begin() + level.piece + 1, piece_b);
-  const std::string directory = DirectoryBytes(entries);
-  const HyperionPointer d = mm_.Allocate(directory.size());
-  std::memcpy(mm_.Resolve(d), directory.data(), directory.size());
-  d.Store(Base(*levels, i - 1) + level.ref);
+  NewDirectory(mm_, entries).Store(Base(*levels, i - 1) + level.ref);
   ++splits_;
 }
 
@@ -162,10 +168,7 @@ void HyperionStore::RemovePiece(std::vector<Level>* levels, size_t i) {
     entries[0].hp.Store(ref);
     return;
   }
-  const std::string directory = DirectoryBytes(entries);
-  const HyperionPointer d = mm_.Allocate(directory.size());
-  std::memcpy(mm_.Resolve(d), directory.data(), directory.size());
-  d.Store(ref);
+  NewDirectory(mm_, entries).Store(ref);
 }
 
 }  // namespace kvlab::stage5
