@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "hyperion_store.h"
 #include "jump_table.h"
+#include "tnode_table.h"
 
 namespace kvlab::stage5 {
 
@@ -45,13 +46,41 @@ std::string HyperionStore::CheckJumpSuccessor(const uint8_t* buf, const Node& t,
                                               const Region& region,
                                               bool embedded) const {
   const bool present = hyperion::HasJumpSuccessor(t.header);
-  if (embedded) return present ? "jump successor in embedded container" : "";
+  const bool has_table = hyperion::HasTNodeTable(t.header);
+  if (embedded) {
+    if (present) return "jump successor in embedded container";
+    return has_table ? "T-node jump table in embedded container" : "";
+  }
   const hyperion::SChildren children =
       hyperion::MeasureSChildren(buf, t, region.end);
   const uint32_t end = children.end;
   if (present != (children.count > options_.jump_successor)) {
     return absl::StrCat(present ? "jump successor" : "no jump successor",
                         " on a T-node with ", children.count, " children");
+  }
+  const uint64_t keys = CountKeys(Region{buf, t.pos, end});
+  if (has_table != WantsTNodeTable(children.count, keys)) {
+    return absl::StrCat(
+        has_table ? "T-node jump table" : "no T-node jump table",
+        " on a T-node with ", children.count, " children and ", keys, " keys");
+  }
+  if (has_table) {
+    const std::string want = TNodeTableFor(buf, t.end, end);
+    for (uint32_t e = 0; e < hyperion::kTNodeTableEntries; ++e) {
+      const auto* w = reinterpret_cast<const uint8_t*>(want.data());
+      const hyperion::TNodeTableEntry got =
+          hyperion::LoadTNodeTableEntry(buf + t.table_pos, e);
+      const hyperion::TNodeTableEntry expected =
+          hyperion::LoadTNodeTableEntry(w, e);
+      if (got.offset != expected.offset || got.key != expected.key ||
+          got.keys_before != expected.keys_before) {
+        return absl::StrCat("T-node jump table entry ", e, " (+", got.offset,
+                            ", key ", got.key, ", ", got.keys_before,
+                            " keys before) but the children give (+",
+                            expected.offset, ", key ", expected.key, ", ",
+                            expected.keys_before, ")");
+      }
+    }
   }
   if (!present) return "";
   const uint32_t bytes = end - t.value_pos;
@@ -60,7 +89,6 @@ std::string HyperionStore::CheckJumpSuccessor(const uint8_t* buf, const Node& t,
     return absl::StrCat("jump successor ", stored, " but ", bytes,
                         " bytes to the next T-node");
   }
-  const uint64_t keys = CountKeys(Region{buf, t.pos, end});
   if (hyperion::LoadJumpKeys(buf + t.jump_pos) != keys) {
     return absl::StrCat("jump successor counts ",
                         hyperion::LoadJumpKeys(buf + t.jump_pos), " keys but ",
@@ -137,9 +165,6 @@ std::string HyperionStore::CheckRegion(const Region& region, bool embedded,
     if (hyperion::DeltaOf(t.header) !=
         hyperion::DeltaFor(prev_t < 0 ? 0 : uint8_t(prev_t), t.key)) {
       return "non-canonical T delta" + where(pos);
-    }
-    if (t.header & hyperion::kJumpTableFlag) {
-      return "T jump-table flag set" + where(pos);
     }
     if (t.end > region.end) return "T-node overruns" + where(pos);
     const std::string jump = CheckJumpSuccessor(buf, t, region, embedded);

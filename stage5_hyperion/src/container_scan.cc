@@ -1,6 +1,7 @@
 #include "container_scan.h"
 
 #include "jump_table.h"
+#include "tnode_table.h"
 
 namespace kvlab::stage5::hyperion {
 
@@ -66,6 +67,13 @@ SiblingSearch FindT(const Region& region, uint8_t key) {
 }
 
 SiblingSearch FindS(const Region& region, const Node& t, uint8_t key) {
+  if (HasTNodeTable(t.header)) {
+    const SChildStart start = SChildBefore(region.buf, t, key);
+    if (start.found) {
+      return FindSibling(region.buf, start.pos, region.end, true, key,
+                         start.prev);
+    }
+  }
   return FindSibling(region.buf, t.end, region.end, true, key, 0);
 }
 

@@ -157,7 +157,8 @@ uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end);
 // table lets it start at the last entry with a smaller key byte.
 SiblingSearch FindT(const Region& region, uint8_t key);
 
-// The same for the S-children of T-node `t` (decoded from `region`).
+// The same for the S-children of T-node `t` (decoded from `region`),
+// starting from its T-node jump table's entry if it has one.
 SiblingSearch FindS(const Region& region, const Node& t, uint8_t key);
 
 }  // namespace kvlab::stage5::hyperion

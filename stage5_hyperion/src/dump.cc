@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "hyperion_store.h"
 #include "jump_table.h"
+#include "tnode_table.h"
 
 namespace kvlab::stage5 {
 
@@ -106,6 +107,22 @@ void HyperionStore::DumpRegion(const Region& region, int indent,
       absl::StrAppend(&text, ", jump +", hyperion::LoadJump(buf + n.jump_pos),
                       " over ", hyperion::LoadJumpKeys(buf + n.jump_pos),
                       " keys");
+    }
+    if (hyperion::HasTNodeTable(n.header)) {
+      // Used entries only, by index: [i] 'key' +offset from the first
+      // child, and the keys before it.
+      absl::StrAppend(&text, ", table");
+      const char* sep = " ";
+      for (uint32_t e = 0; e < hyperion::kTNodeTableEntries; ++e) {
+        const hyperion::TNodeTableEntry entry =
+            hyperion::LoadTNodeTableEntry(buf + n.table_pos, e);
+        if (!entry.used()) continue;
+        absl::StrAppend(&text, sep, "[", e, "] '",
+                        Printable(std::string_view(
+                            reinterpret_cast<const char*>(&entry.key), 1)),
+                        "' +", entry.offset, " after ", entry.keys_before);
+        sep = ", ";
+      }
     }
     if (n.type == NodeType::kLeafValue) {
       absl::StrAppend(&text, ", ", ValueText(buf + n.value_pos));

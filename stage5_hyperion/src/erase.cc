@@ -139,8 +139,14 @@ bool HyperionStore::Erase(std::string_view key) {
     const Node t = DecodeNode(buf, fr.t_pos, fr.t_prev);
     // Walked, not jumped: a deeper frame may have changed t's children.
     const uint32_t t_end = hyperion::SkipSChildren(buf, t.end, r.end);
+    // The path's T-node loses an S-child, or goes: its jump structures are
+    // measured anew (FinishLevel).
+    auto mark_removal = [&] {
+      if (!fr.embedded) levels[fr.level].s_removed = true;
+    };
     // Removes the T-node and its children, re-encoding the next T-node.
     auto remove_t = [&] {
+      mark_removal();
       std::string bytes;
       uint32_t old_len = t_end - t.pos;
       if (t_end < r.end && buf[t_end] != 0) {
@@ -187,6 +193,7 @@ bool HyperionStore::Erase(std::string_view key) {
                   !hyperion::IsS(buf[s.end]))) {
         remove_t();  // the T-node's only child, and no key ends at it
       } else {
+        mark_removal();
         std::string bytes;
         uint32_t old_len = s.end - s.pos;
         if (s.end < r.end && buf[s.end] != 0 && hyperion::IsS(buf[s.end])) {

@@ -15,6 +15,8 @@ absl::StatusOr<HyperionOptions> HyperionOptions::FromStoreOptions(
       {"embed", &o.embed_limit, 16, int64_t{hyperion::kMaxEmbeddedSize}},
       {"eject_above", &o.eject_above, 0, int64_t{1} << 24},
       {"jump_successor", &o.jump_successor, 0, 256},
+      {"tnode_table", &o.tnode_table, 0, 256},
+      {"tnode_table_keys", &o.tnode_table_keys, 0, int64_t{1} << 24},
       {"jump_table", &o.jump_table, 0, 254},
       {"jump_table_min", &o.jump_table_min, 0, int64_t{1} << 24},
       {"compact", &o.compact, 0, 1000},

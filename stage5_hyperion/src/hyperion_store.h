@@ -23,6 +23,10 @@
 //     more than options.jump_successor S-children, and it holds the bytes
 //     up to the next sibling (0 if more than 65,535); T-nodes of embedded
 //     containers have none, so an embedded container moves as plain bytes;
+//   - a T-node has a T-node jump table exactly when it has a jump
+//     successor, more than options.tnode_table S-children and at least
+//     options.tnode_table_keys keys, and the table equals the one its
+//     children build (tnode_table.h);
 //   - a real container's jump table entries are sorted by key byte, each
 //     at the T-node with its key byte and with the keys before it; unused
 //     entries are zero and come last; embedded containers have no table;
@@ -75,6 +79,15 @@ struct HyperionOptions {
   // (docs/stage5_hyperion.md). 0..256; 256 turns jump successors off (a
   // T-node has at most 256 children).
   uint32_t jump_successor = 2;
+  // A T-node of a real container with a jump successor and more than this
+  // many S-children carries a T-node jump table (paper, section 3.3;
+  // tnode_table.h): 120 bytes that let a search or GetNth start at one of
+  // 15 children instead of the first. 0..256; 256 turns them off.
+  uint32_t tnode_table = 32;
+  // ... and at least this many keys at and below it: the default, 8 times
+  // the table's bytes, keeps a table's cost under 1/8 byte per key, so
+  // T-nodes of leaves (seq_int's 256 per T-node) go without. 0..2^24.
+  uint32_t tnode_table_keys = 8 * hyperion::kTNodeTableBytes;
   // A Put or Delete whose lookup in a real container walks past more than
   // this many T-nodes (after its jump table, if any) rebuilds that
   // container's table when it finishes (the paper, section 3.3, does so
@@ -163,6 +176,11 @@ class HyperionStore final : public KVStore {
     uint32_t used_before = 0;
     bool changed = false;
     bool ejected = false;
+    // A Put added an S-child to the path's T-node, `s_offset` bytes after
+    // its first child; a Delete removed one (or the T-node).
+    bool s_added = false;
+    uint32_t s_offset = 0;
+    bool s_removed = false;
     bool finished = false;
     // A piece of a split container: its pointer and key count are entry
     // `piece` of directory `split`, whose pointer is at `ref`.
@@ -306,9 +324,33 @@ class HyperionStore final : public KVStore {
   // with stored jump `jump` and `keys` keys.
   void SetJumpSuccessor(std::vector<Level>* levels, size_t i, const Node& t,
                         uint32_t jump, uint64_t keys);
-  // A container's node bytes with every T-node's jump successor added,
-  // updated or removed as options_.jump_successor asks.
+  // A container's node bytes with every T-node's jump successor and T-node
+  // jump table added, updated or removed as options_.jump_successor and
+  // options_.tnode_table ask.
   std::string WithJumpSuccessors(std::string_view nodes) const;
+
+  // --- T-node jump tables (tnode_table.h; upkeep in jump_successor.cc)
+  // True if a T-node of a real container with `children` S-children and
+  // `keys` keys at and below it carries a table.
+  bool WantsTNodeTable(uint32_t children, uint64_t keys) const;
+  // False if T-node `t`, which has a jump successor and now `keys` keys,
+  // surely keeps having a table or not (s_added: a Put gave it a child).
+  bool TNodeTableMayFlip(const Node& t, bool s_added, uint64_t keys,
+                         int key_delta) const;
+  // Brings T-node `t`'s table (if any) up to date in place after an
+  // operation on `key` at `level` that removed no S-child, changed the
+  // container by `bytes` and the keys by `key_delta`; false if it must be
+  // rebuilt instead.
+  static bool UpdateTNodeTable(uint8_t* buf, const Node& t, const Level& level,
+                               std::string_view key, int64_t bytes,
+                               int key_delta);
+  // The table for the S-children at [begin, end) of `buf`.
+  static std::string TNodeTableFor(const uint8_t* buf, uint32_t begin,
+                                   uint32_t end);
+  // Moves the entries of T-node `t`'s table (if any) naming a key byte
+  // after `s` by `bytes` and `key_delta` keys, in place.
+  static void ShiftTNodeTable(uint8_t* buf, const Node& t, uint8_t s,
+                              int64_t bytes, int key_delta);
 
   // --- container jump tables (jump_table.cc, jump_table.h)
   // Moves the entries after the path's T-node by the level's change in

@@ -91,6 +91,10 @@ bool HyperionStore::Insert(std::string_view key, std::string_view value) {
     const uint8_t s = uint8_t(key[depth + 1]);
     const SiblingSearch ss = hyperion::FindS(region, tn, s);
     if (!ss.found) {
+      if (!in_embedded) {
+        levels.back().s_added = true;
+        levels.back().s_offset = ss.pos - tn.end;
+      }
       const Entry entry{key.substr(depth + 1), value_enc};
       std::string bytes;
       BuildSLevel(&entry, 1, 0, ss.prev, &bytes);

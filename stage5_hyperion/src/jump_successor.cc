@@ -9,18 +9,23 @@
 // the one holding the key's byte at that level, so once the operation is
 // done FinishLevel takes that T-node where the descent met it (no splice
 // starts before it), measures its children and rewrites, adds or removes
-// its 3-7 bytes. A Put skips the measuring when the T-node already has
-// one: its jump grows by the container's change in size. In a container
+// its 3-7 bytes, and its T-node jump table (tnode_table.h) with them. A
+// Put that added no S-child skips the measuring when the T-node already
+// has a jump successor: its jump grows by the container's change in size,
+// and so do the table's entries after the key's S-child. In a container
 // the operation only passed through, it adds the change in keys to the
-// T-node's count. A container just ejected from an embedded one (which
-// has no jump successors) is normalised as a whole; it is small.
+// T-node's count and to those entries. A container just ejected from an
+// embedded one (which has no jump structures) is normalised as a whole;
+// it is small.
 
 #include "hyperion_store.h"
+#include "tnode_table.h"
 
 namespace kvlab::stage5 {
 
 using hyperion::DecodeNode;
 using hyperion::kJumpSuccessorFlag;
+using hyperion::kTNodeTableFlag;
 using hyperion::Node;
 
 namespace {
@@ -28,13 +33,17 @@ namespace {
 // The stored form of a jump of `bytes`: 0 when 16 bits cannot hold it.
 uint32_t JumpValue(uint32_t bytes) { return bytes > 0xffff ? 0 : bytes; }
 
-// Appends T-node `t`'s header and key byte with the jump-successor flag
-// set or cleared, and the jump successor itself if set: stored jump
-// `jump` (JumpValue) over `keys` keys.
+// Appends T-node `t`'s header and key byte with the jump-successor and
+// T-node-table flags set or cleared, the jump successor itself if set
+// (stored jump `jump` (JumpValue) over `keys` keys), and `table` (empty:
+// none).
 void AppendTHead(const uint8_t* buf, const Node& t, bool with_jump,
-                 uint32_t jump, uint64_t keys, std::string* out) {
-  out->push_back(char(with_jump ? t.header | kJumpSuccessorFlag
-                                : t.header & ~kJumpSuccessorFlag));
+                 uint32_t jump, uint64_t keys, std::string_view table,
+                 std::string* out) {
+  uint8_t header = t.header & ~(kJumpSuccessorFlag | kTNodeTableFlag);
+  if (with_jump) header |= kJumpSuccessorFlag;
+  if (!table.empty()) header |= kTNodeTableFlag;
+  out->push_back(char(header));
   out->append(reinterpret_cast<const char*>(buf + t.pos + 1),
               t.head_bytes() - 1);
   if (with_jump) {
@@ -42,6 +51,14 @@ void AppendTHead(const uint8_t* buf, const Node& t, bool with_jump,
     const uint32_t n = hyperion::StoreJumpSuccessor(field, jump, keys);
     out->append(reinterpret_cast<const char*>(field), n);
   }
+  out->append(table);
+}
+
+// T-node `t`'s table bytes as stored (empty if it has none).
+std::string_view TableOf(const uint8_t* buf, const Node& t) {
+  if (!hyperion::HasTNodeTable(t.header)) return {};
+  return std::string_view(reinterpret_cast<const char*>(buf + t.table_pos),
+                          hyperion::kTNodeTableBytes);
 }
 
 }  // namespace
@@ -58,8 +75,13 @@ std::string HyperionStore::WithJumpSuccessors(std::string_view nodes) const {
     const hyperion::SChildren children =
         hyperion::MeasureSChildren(buf, t, end);
     const bool jump = children.count > options_.jump_successor;
-    AppendTHead(buf, t, jump, JumpValue(children.end - t.value_pos),
-                jump ? CountKeys(Region{buf, t.pos, children.end}) : 0, &out);
+    const uint64_t keys =
+        jump ? CountKeys(Region{buf, t.pos, children.end}) : 0;
+    const std::string table = WantsTNodeTable(children.count, keys)
+                                  ? TNodeTableFor(buf, t.end, children.end)
+                                  : std::string();
+    AppendTHead(buf, t, jump, JumpValue(children.end - t.value_pos), keys,
+                table, &out);
     out.append(nodes.substr(t.value_pos, children.end - t.value_pos));
     prev = t.key;
     pos = children.end;
@@ -73,12 +95,12 @@ void HyperionStore::SetJumpSuccessor(std::vector<Level>* levels, size_t i,
   uint8_t* c = Base(*levels, i);
   // The varint may change length; then the T-node's head is respliced.
   if (hyperion::kJumpBytes + hyperion::VarintSize(keys) ==
-      t.value_pos - t.jump_pos) {
+      t.table_pos - t.jump_pos) {
     hyperion::StoreJumpSuccessor(c + t.jump_pos, jump, keys);
     return;
   }
   std::string head;
-  AppendTHead(c, t, true, jump, keys, &head);
+  AppendTHead(c, t, true, jump, keys, std::string(TableOf(c, t)), &head);
   RawSpliceAt(levels, i, t.pos, t.value_pos - t.pos, head);
 }
 
@@ -86,19 +108,8 @@ void HyperionStore::FinishJumpSuccessors(std::vector<Level>* levels, size_t i,
                                          std::string_view key, int key_delta) {
   const Level& level = (*levels)[i];
   uint8_t* c = Base(*levels, i);
-  if (!level.changed) {
-    if (key_delta == 0) return;
-    // Untouched bytes: the T-node is where the descent met it.
-    const Node t = DecodeNode(c, level.t_pos, level.t_prev);
-    if (hyperion::HasJumpSuccessor(t.header)) {
-      const uint8_t* jump = c + t.jump_pos;
-      SetJumpSuccessor(levels, i, t, hyperion::LoadJump(jump),
-                       hyperion::LoadJumpKeys(jump) + key_delta);
-    }
-    return;
-  }
-  const uint32_t used = hyperion::ContainerUsed(c);
-  if (level.ejected) {
+  if (level.changed && level.ejected) {
+    const uint32_t used = hyperion::ContainerUsed(c);
     const uint32_t begin = hyperion::NodesBegin(c);
     const std::string_view nodes(reinterpret_cast<const char*>(c + begin),
                                  used - begin);
@@ -108,42 +119,149 @@ void HyperionStore::FinishJumpSuccessors(std::vector<Level>* levels, size_t i,
     }
     return;
   }
+  if (!level.changed && key_delta == 0) return;
   // Every splice of the operation in this container started at the
   // path's T-node or after it, so it still starts at t_pos: unless the
   // operation removed it, and the next T-node (re-encoded against the same
-  // predecessor, t_prev) or the end took its place.
+  // predecessor, t_prev) or the end took its place. An untouched
+  // container holds it where the descent met it.
+  const uint32_t used = hyperion::ContainerUsed(c);
   if (level.t_pos >= used || !hyperion::IsTNodeAt(c, level.t_pos)) return;
   const Node t = DecodeNode(c, level.t_pos, level.t_prev);
   if (t.key != uint8_t(key[level.depth])) return;
-  // A Put never removes an S-node, so a T-node that had a jump successor
-  // still needs one, and every change in size the Put made here lies
-  // between its value and its next sibling: the jump moves by the
-  // container's change in size, without walking the children (unless it
-  // had overflowed).
-  if (key_delta >= 0 && hyperion::HasJumpSuccessor(t.header)) {
+  const bool present = hyperion::HasJumpSuccessor(t.header);
+  if (!level.changed && !present) return;
+  // An operation that removed no S-child here kept the T-node's children
+  // (a Put may add one), so a T-node that had a jump successor still needs
+  // one, and every change in size lies between its value and its next
+  // sibling: the jump moves by the container's change in size, and the
+  // table's entries after the key's S-child with it, without walking the
+  // children (unless the jump had overflowed, or the table must come or
+  // go).
+  if (present && !level.s_removed) {
     const uint8_t* field = c + t.jump_pos;
     const uint32_t stored = hyperion::LoadJump(field);
-    if (stored != 0) {
-      SetJumpSuccessor(levels, i, t,
-                       JumpValue(stored + used - level.used_before),
-                       hyperion::LoadJumpKeys(field) + key_delta);
+    const uint64_t keys = hyperion::LoadJumpKeys(field) + key_delta;
+    const int64_t bytes = level.changed ? int64_t{used} - level.used_before : 0;
+    if ((stored != 0 || !level.changed) &&
+        !TNodeTableMayFlip(t, level.s_added, keys, key_delta) &&
+        UpdateTNodeTable(c, t, level, key, bytes, key_delta)) {
+      SetJumpSuccessor(levels, i, t, JumpValue(uint32_t(stored + bytes)), keys);
       return;
     }
   }
+  // Otherwise measure the children and rewrite the head whole.
   const hyperion::SChildren children = hyperion::MeasureSChildren(c, t, used);
   const bool wanted = children.count > options_.jump_successor;
-  const bool present = hyperion::HasJumpSuccessor(t.header);
-  const uint32_t jump = JumpValue(children.end - t.value_pos);
-  if (wanted && present) {
-    // Its key count was right before the operation.
-    SetJumpSuccessor(levels, i, t, jump,
-                     hyperion::LoadJumpKeys(c + t.jump_pos) + key_delta);
-  } else if (wanted != present) {
-    const uint64_t keys =
-        wanted ? CountKeys(Region{c, t.pos, children.end}) : 0;
-    std::string head;
-    AppendTHead(c, t, wanted, jump, keys, &head);
+  uint64_t keys = 0;
+  if (wanted) {
+    // A jump successor's key count was right before the operation.
+    keys = present ? hyperion::LoadJumpKeys(c + t.jump_pos) + key_delta
+                   : CountKeys(Region{c, t.pos, children.end});
+  }
+  const std::string table = WantsTNodeTable(children.count, keys)
+                                ? TNodeTableFor(c, t.end, children.end)
+                                : std::string();
+  std::string head;
+  AppendTHead(c, t, wanted, JumpValue(children.end - t.value_pos), keys, table,
+              &head);
+  if (head != std::string_view(reinterpret_cast<const char*>(c + t.pos),
+                               t.value_pos - t.pos)) {
     RawSpliceAt(levels, i, t.pos, t.value_pos - t.pos, head);
+  }
+}
+
+bool HyperionStore::WantsTNodeTable(uint32_t children, uint64_t keys) const {
+  return children > options_.jump_successor &&
+         children > options_.tnode_table && keys >= options_.tnode_table_keys;
+}
+
+bool HyperionStore::TNodeTableMayFlip(const Node& t, bool s_added,
+                                      uint64_t keys, int key_delta) const {
+  const uint64_t min_keys = options_.tnode_table_keys;
+  if (hyperion::HasTNodeTable(t.header)) return keys < min_keys;
+  // No table: its children were too few or its keys too few. Only more
+  // children, or keys just reaching the minimum, can change that.
+  return keys >= min_keys &&
+         (s_added || (key_delta > 0 && keys - key_delta < min_keys));
+}
+
+bool HyperionStore::UpdateTNodeTable(uint8_t* buf, const Node& t,
+                                     const Level& level, std::string_view key,
+                                     int64_t bytes, int key_delta) {
+  if (!hyperion::HasTNodeTable(t.header)) return true;
+  // A key ending at the T-node changed its value, not its children.
+  if (key.size() == level.depth + 1) return true;
+  const uint8_t s = uint8_t(key[level.depth + 1]);
+  if (!level.s_added) {
+    ShiftTNodeTable(buf, t, s, bytes, key_delta);
+    return true;
+  }
+  // A new first child takes the place entries may not name; rebuild.
+  if (level.s_offset == 0) return false;
+  // The keys before the new child: from the entry before it, as the
+  // descent's FindS walked.
+  const hyperion::SChildStart start = hyperion::SChildBefore(buf, t, s);
+  uint32_t pos = start.found ? start.pos : t.end;
+  uint8_t prev = start.found ? start.prev : 0;
+  uint64_t keys_before = start.found ? start.keys_before : 0;
+  while (pos < t.end + level.s_offset) {
+    const Node n = DecodeNode(buf, pos, prev);
+    keys_before += CountKeys(Region{buf, pos, n.end});
+    prev = n.key;
+    pos = n.end;
+  }
+  // The sibling after the new child sat where it now is; the re-encoding
+  // of its head moved only the children after it.
+  const uint32_t next_offset = DecodeNode(buf, pos, prev).end - t.end;
+  const uint8_t first = DecodeNode(buf, t.end, 0).key;
+  uint8_t* table = buf + t.table_pos;
+  for (uint32_t e = 0; e < hyperion::kTNodeTableEntries; ++e) {
+    hyperion::TNodeTableEntry entry = hyperion::LoadTNodeTableEntry(table, e);
+    const uint32_t boundary = hyperion::TNodeTableBoundary(e);
+    if (boundary <= s && first < boundary && (!entry.used() || entry.key > s)) {
+      // The new child is now the first at or past the boundary.
+      entry = level.s_offset <= 0xffff
+                  ? hyperion::TNodeTableEntry{level.s_offset, s, keys_before}
+                  : hyperion::TNodeTableEntry{};
+    } else if (entry.used() && entry.key > s) {
+      const int64_t offset = entry.offset == level.s_offset
+                                 ? int64_t{next_offset}
+                                 : int64_t{entry.offset} + bytes;
+      entry.offset = offset > 0xffff ? 0 : uint32_t(offset);
+      entry.keys_before += key_delta;
+    }
+    hyperion::StoreTNodeTableEntry(table, e, entry);
+  }
+  return true;
+}
+
+std::string HyperionStore::TNodeTableFor(const uint8_t* buf, uint32_t begin,
+                                         uint32_t end) {
+  hyperion::TNodeTableBuilder table;
+  uint8_t prev = 0;
+  for (uint32_t pos = begin; pos < end;) {
+    const Node s = DecodeNode(buf, pos, prev);
+    table.Add(pos - begin, s.key, CountKeys(Region{buf, pos, s.end}));
+    prev = s.key;
+    pos = s.end;
+  }
+  return table.Finish();
+}
+
+void HyperionStore::ShiftTNodeTable(uint8_t* buf, const Node& t, uint8_t s,
+                                    int64_t bytes, int key_delta) {
+  if (!hyperion::HasTNodeTable(t.header)) return;
+  uint8_t* table = buf + t.table_pos;
+  for (uint32_t e = 0; e < hyperion::kTNodeTableEntries; ++e) {
+    hyperion::TNodeTableEntry entry = hyperion::LoadTNodeTableEntry(table, e);
+    if (!entry.used() || entry.key <= s) continue;
+    const int64_t offset = int64_t{entry.offset} + bytes;
+    // Out of a 16-bit offset's reach, the entry goes unused, as a rebuilt
+    // table would leave it.
+    entry.offset = offset > 0xffff ? 0 : uint32_t(offset);
+    entry.keys_before = uint64_t(int64_t(entry.keys_before) + key_delta);
+    hyperion::StoreTNodeTableEntry(table, e, entry);
   }
 }
 

@@ -13,11 +13,12 @@
 //                     (the first sibling counts from 0); 0: an explicit key
 //                     byte follows the header
 //   bits 7..6  T-node: bit 6 js, a jump successor follows the key byte;
-//                     bit 7 jt, a T-node jump table (always 0 in this version)
+//                     bit 7 jt, a T-node jump table (tnode_table.h) follows
+//                     the jump successor; only T-nodes with one have it
 //              S-node: child kind, 0 none, 1 pointer, 2 embedded container,
 //                     3 path-compressed suffix
 //
-// A T-node is  [header][key byte?][jump successor?][value?]
+// A T-node is  [header][key byte?][jump successor?][S-table?][value?]
 // An S-node is [header][key byte?][value?][child?]
 //
 // The jump successor (paper, section 3.3) is 3 to 7 bytes:
@@ -31,7 +32,8 @@
 //                     kvlab's extension (the paper has no GetNth): GetNth
 //                     steps over the T-node the same way.
 // Only T-nodes of real containers carry one, never those of embedded
-// containers (hyperion_store.h says which).
+// containers (hyperion_store.h says which). The jump counts from the
+// value, so adding or dropping a T-node jump table leaves it unchanged.
 // with the child one of
 //   pointer    5-byte HyperionPointer to a container + 5-byte key count of
 //              that container's subtree (little-endian), for GetNth
@@ -77,7 +79,12 @@ inline constexpr int kFlagShift = 6;
 inline constexpr uint8_t kMaxDelta = 7;
 inline constexpr uint8_t kJumpSuccessorFlag = 0x40;  // T-nodes only
 inline constexpr size_t kJumpBytes = 2;
-inline constexpr uint8_t kJumpTableFlag = 0x80;  // T-node tables; unused yet
+inline constexpr uint8_t kTNodeTableFlag = 0x80;  // T-nodes only
+// A T-node jump table: 15 entries of 8 bytes (tnode_table.h).
+inline constexpr uint32_t kTNodeTableEntries = 15;
+inline constexpr uint32_t kTNodeTableEntryBytes = 8;
+inline constexpr uint32_t kTNodeTableBytes =
+    kTNodeTableEntries * kTNodeTableEntryBytes;
 
 // Bytes of a pointer child: the pointer and the subtree's key count.
 inline constexpr size_t kCountBytes = 5;
@@ -107,6 +114,9 @@ constexpr ChildKind ChildOf(uint8_t header) {
 }
 constexpr bool HasJumpSuccessor(uint8_t header) {
   return !IsS(header) && (header & kJumpSuccessorFlag) != 0;
+}
+constexpr bool HasTNodeTable(uint8_t header) {
+  return !IsS(header) && (header & kTNodeTableFlag) != 0;
 }
 constexpr bool EndsKey(NodeType type) {
   return type == NodeType::kLeaf || type == NodeType::kLeafValue;
@@ -191,6 +201,7 @@ struct Node {
   bool s = false;
   ChildKind child = ChildKind::kNone;
   uint32_t jump_pos = 0;   // the jump successor, if HasJumpSuccessor
+  uint32_t table_pos = 0;  // the T-node jump table, if HasTNodeTable
   uint32_t value_pos = 0;  // the value's encoding, if EndsKey with a value
   uint32_t value_bytes = 0;
   uint32_t child_pos = 0;
@@ -217,6 +228,8 @@ inline Node DecodeNode(const uint8_t* buf, uint32_t pos, uint8_t prev) {
   }
   n.jump_pos = p;
   if (HasJumpSuccessor(n.header)) p += JumpSuccessorBytes(buf + p);
+  n.table_pos = p;
+  if (HasTNodeTable(n.header)) p += kTNodeTableBytes;
   n.value_pos = p;
   if (n.type == NodeType::kLeafValue) {
     n.value_bytes = uint32_t(ValueBytes(buf + p));
@@ -235,6 +248,7 @@ inline uint32_t NodeBytes(const uint8_t* p) {
   const uint8_t h = p[0];
   uint32_t n = (h & kDeltaMask) ? 1 : 2;
   if (HasJumpSuccessor(h)) n += JumpSuccessorBytes(p + n);
+  if (HasTNodeTable(h)) n += kTNodeTableBytes;
   if (TypeOf(h) == NodeType::kLeafValue) n += uint32_t(ValueBytes(p + n));
   return n + uint32_t(ChildBytes(ChildOf(h), p + n));
 }

@@ -4,6 +4,7 @@
 
 #include "hyperion_store.h"
 #include "jump_table.h"
+#include "tnode_table.h"
 
 namespace kvlab::stage5 {
 
@@ -153,6 +154,17 @@ bool HyperionStore::NthInRegion(const Region& region, uint64_t n,
         return true;
       }
       --n;
+    }
+    // A T-node jump table knows the keys before its entries: start at one.
+    if (hyperion::HasTNodeTable(node.header)) {
+      const hyperion::SChildStart start =
+          hyperion::SChildBeforeNth(buf, node, n);
+      if (start.found) {
+        pos = start.pos;
+        n -= start.keys_before;
+        decoder.prev_s = start.prev;
+        continue;
+      }
     }
     uint64_t below = 0;
     switch (node.child) {

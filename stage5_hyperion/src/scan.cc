@@ -100,10 +100,11 @@ void HyperionStore::Walk(ScanState* state) const {
       level.prev_t = ReadKeyByte(&p, level.prev_t);
       level.prev_s = 0;
       // The S-children end where the next T-node starts: walking them
-      // finds it, so the jump successor is not needed here.
+      // finds it, so neither jump structure is needed here.
       if (hyperion::HasJumpSuccessor(header)) {
         p += hyperion::JumpSuccessorBytes(p);
       }
+      if (hyperion::HasTNodeTable(header)) p += hyperion::kTNodeTableBytes;
       key[level.base] = char(level.prev_t);
       length = level.base + 1;
     } else {

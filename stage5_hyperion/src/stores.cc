@@ -29,6 +29,13 @@ void RegisterStage5Stores(StoreRegistry* registry) {
                "T-nodes with more than this many S-children get a jump "
                "successor, 0..256 (default 2; the paper's threshold is 1 here; "
                "256: none)"},
+              {"tnode_table",
+               "T-nodes with a jump successor and more than this many "
+               "S-children get a T-node jump table, 0..256 (default 32; "
+               "256: none)"},
+              {"tnode_table_keys",
+               "... if they also have this many keys at and below them, "
+               "0..2^24 (default 960)"},
               {"jump_table",
                "a Put or Delete walking past more than this many T-nodes "
                "of a container rebuilds the container's jump table, 0..254 "

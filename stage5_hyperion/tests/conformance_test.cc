@@ -19,7 +19,8 @@ INSTANTIATE_TEST_SUITE_P(
          "hyperion:jump_successor=0", "hyperion:jump_successor=256",
          "hyperion:eject_above=64", "hyperion:jump_table=1:jump_table_min=0",
          "hyperion:compact=1:embed=16", "hyperion:split_above=64",
-         "hyperion:split_above=64:compact=1:inline_value=0"})),
+         "hyperion:split_above=64:compact=1:inline_value=0",
+         "hyperion:tnode_table=0:tnode_table_keys=0"})),
     testing::ConformanceCaseName);
 
 }  // namespace

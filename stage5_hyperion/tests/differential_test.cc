@@ -289,6 +289,31 @@ TEST_P(HyperionDifferential, InvariantsWithJumpTables) {
   }
 }
 
+// T-node jump tables on every T-node with more than 2 S-children (then on
+// those with more than 8 and at least 40 keys, a bar Puts and Deletes
+// cross back and forth), with container jump tables and splits at 512
+// bytes in the second run: Puts shift the entries after their S-child or
+// point them at one they add, Deletes shift them or rebuild the table when
+// they remove a child, passing operations move their key counts, and
+// ejected and split containers carry tables along. Every entry is checked
+// after every operation; lookups, scans from a key and GetNth start from
+// them.
+TEST_P(HyperionDifferential, InvariantsWithTNodeTables) {
+  for (const uint32_t tnode_table : {0u, 8u}) {
+    const bool first = tnode_table == 0;
+    HyperionStore store(HyperionOptions{.tnode_table = tnode_table,
+                                        .tnode_table_keys = first ? 0u : 40u,
+                                        .jump_table = first ? 8u : 1u,
+                                        .jump_table_min = first ? 1024u : 0u,
+                                        .split_above = first ? 8192u : 512u});
+    RunAgainstOracle(&store, GetParam().source,
+                     RunSpec{.operations = testing::Scaled(4'000, 400),
+                             .key_pool = 1'500,
+                             .check_each = true},
+                     51 + tnode_table);
+  }
+}
+
 // Container splits at tiny thresholds: every container below the root is
 // cut once it passes 64 (then 512) bytes, pieces are cut again, and
 // Deletes empty pieces and collapse directories of two. Jump tables are
