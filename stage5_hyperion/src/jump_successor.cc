@@ -9,14 +9,15 @@
 // the one holding the key's byte at that level, so once the operation is
 // done FinishLevel takes that T-node where the descent met it (no splice
 // starts before it), measures its children and rewrites, adds or removes
-// its 3-7 bytes, and its T-node jump table (tnode_table.h) with them. A
-// Put that added no S-child skips the measuring when the T-node already
-// has a jump successor: its jump grows by the container's change in size,
-// and so do the table's entries after the key's S-child. In a container
-// the operation only passed through, it adds the change in keys to the
-// T-node's count and to those entries. A container just ejected from an
-// embedded one (which has no jump structures) is normalised as a whole;
-// it is small.
+// its 3-7 bytes, and its T-node jump table (tnode_table.h) with them. An
+// operation that removed no S-child skips the measuring when the T-node
+// already has a jump successor: its jump moves by the container's change
+// in size, and so do the table's entries after the key's S-child; a child
+// a Put added (unless it is the first) is given to the entries it now
+// stands first for. In a container the operation only passed through, it
+// adds the change in keys to the T-node's count and to those entries. A
+// container just ejected from an embedded one (which has no jump
+// structures) is normalised as a whole; it is small.
 
 #include "hyperion_store.h"
 #include "tnode_table.h"
@@ -52,6 +53,16 @@ void AppendTHead(const uint8_t* buf, const Node& t, bool with_jump,
     out->append(reinterpret_cast<const char*>(field), n);
   }
   out->append(table);
+}
+
+// Entry `e` moved to `offset` with `key_delta` more keys before it: all
+// zero (unused) once a 16-bit offset cannot reach it, as a rebuilt table
+// leaves it.
+hyperion::TNodeTableEntry MovedEntry(const hyperion::TNodeTableEntry& e,
+                                     int64_t offset, int key_delta) {
+  if (offset > 0xffff) return hyperion::TNodeTableEntry{};
+  return hyperion::TNodeTableEntry{
+      uint32_t(offset), e.key, uint64_t(int64_t(e.keys_before) + key_delta)};
 }
 
 // T-node `t`'s table bytes as stored (empty if it has none).
@@ -228,8 +239,7 @@ bool HyperionStore::UpdateTNodeTable(uint8_t* buf, const Node& t,
       const int64_t offset = entry.offset == level.s_offset
                                  ? int64_t{next_offset}
                                  : int64_t{entry.offset} + bytes;
-      entry.offset = offset > 0xffff ? 0 : uint32_t(offset);
-      entry.keys_before += key_delta;
+      entry = MovedEntry(entry, offset, key_delta);
     }
     hyperion::StoreTNodeTableEntry(table, e, entry);
   }
@@ -256,12 +266,8 @@ void HyperionStore::ShiftTNodeTable(uint8_t* buf, const Node& t, uint8_t s,
   for (uint32_t e = 0; e < hyperion::kTNodeTableEntries; ++e) {
     hyperion::TNodeTableEntry entry = hyperion::LoadTNodeTableEntry(table, e);
     if (!entry.used() || entry.key <= s) continue;
-    const int64_t offset = int64_t{entry.offset} + bytes;
-    // Out of a 16-bit offset's reach, the entry goes unused, as a rebuilt
-    // table would leave it.
-    entry.offset = offset > 0xffff ? 0 : uint32_t(offset);
-    entry.keys_before = uint64_t(int64_t(entry.keys_before) + key_delta);
-    hyperion::StoreTNodeTableEntry(table, e, entry);
+    hyperion::StoreTNodeTableEntry(
+        table, e, MovedEntry(entry, int64_t{entry.offset} + bytes, key_delta));
   }
 }
 

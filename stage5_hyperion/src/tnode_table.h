@@ -9,14 +9,16 @@
 // least that boundary, in 8 bytes:
 //
 //   [offset: 2 bytes]  little-endian, from the T-node's first S-child (the
-//                      T-node's `end`); 0 means unused: no child reaches the
-//                      boundary, the first child does (nothing to skip), or
-//                      the child lies more than 65,535 bytes away
+//                      T-node's `end`)
 //   [key: 1 byte]      that child's key byte: the base its delta decodes
 //                      against is not known when a search lands on it
 //   [keys: 5 bytes]    the keys below the S-children before it,
-//                      little-endian: kvlab's extension for GetNth, as in
-//                      the jump successor
+//                      little-endian: kvlab's extension for GetNth, like the
+//                      jump successor's key count
+//
+// An entry is unused, all 8 bytes zero, when no child reaches its
+// boundary, when the first child does (there is nothing to skip), or when
+// the child lies more than 65,535 bytes past the first.
 //
 // The paper points entry i at the S-node with exactly key byte 16*(i+1)
 // and inserts empty placeholder S-nodes where no such key exists. Storing
@@ -25,7 +27,8 @@
 //
 // Offsets count from the first child, so a change to the T-node's own
 // head or value leaves the table valid; a change to its children does not,
-// and the upkeep (tnode_table_upkeep.cc) rebuilds or shifts it.
+// and the upkeep (FinishJumpSuccessors, jump_successor.cc) moves its
+// entries in place or rebuilds it.
 
 #ifndef KVLAB_STAGE5_TNODE_TABLE_H_
 #define KVLAB_STAGE5_TNODE_TABLE_H_
@@ -38,7 +41,7 @@
 namespace kvlab::stage5::hyperion {
 
 struct TNodeTableEntry {
-  uint32_t offset = 0;  // 0: unused
+  uint32_t offset = 0;  // 0: unused (and the other fields 0)
   uint8_t key = 0;
   uint64_t keys_before = 0;
   bool used() const { return offset != 0; }

@@ -162,5 +162,23 @@ TEST(TNodeTable, StoreAddsShowsAndDropsTables) {
   EXPECT_EQ(store.DebugString().find(", table"), std::string::npos);
 }
 
+// Entries that a growing child pushes past a 16-bit offset go unused, all
+// zero, exactly as a rebuilt table leaves them: 240 children of 257 bytes
+// put the last entry some 61 KB past the first child, then children near
+// the front grow by 384 bytes each.
+TEST(TNodeTable, EntriesPushedOutOfReachBecomeZero) {
+  HyperionStore store(HyperionOptions{.tnode_table_keys = 0});
+  const std::string value(255, 'v');
+  for (int b = 1; b <= 240; ++b) {
+    ASSERT_TRUE(store.Put(std::string{'a', char(b)}, value).ok());
+  }
+  ASSERT_EQ(store.CheckInvariants(), "");
+  for (int b = 1; b <= 20; ++b) {
+    const std::string key = std::string{'a', char(b)} + std::string(127, 's');
+    ASSERT_TRUE(store.Put(key, value).ok());
+    ASSERT_EQ(store.CheckInvariants(), "") << "after growing child " << b;
+  }
+}
+
 }  // namespace
 }  // namespace kvlab::stage5::hyperion
