@@ -1,5 +1,7 @@
 #include "container_scan.h"
 
+#include <algorithm>
+
 #include "jump_table.h"
 #include "tnode_table.h"
 
@@ -26,6 +28,27 @@ uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end) {
     if (jump != 0) return t.value_pos + jump;
   }
   return SkipSChildren(buf, t.end, end);
+}
+
+ByteSpan SChildrenAhead(const uint8_t* buf, const Node& t, uint32_t from) {
+  if (!HasJumpSuccessor(t.header)) return {};
+  const uint32_t jump = LoadJump(buf + t.jump_pos);
+  if (jump == 0) return {};
+  const uint32_t end = t.value_pos + jump;
+  if (from >= end) return {};
+  return ByteSpan{from, std::min(end, from + kMaxPrefetchBytes)};
+}
+
+void PrefetchSChildren(const uint8_t* buf, const Node& t, uint32_t from) {
+  const ByteSpan span = SChildrenAhead(buf, t, from);
+  if (span.begin == span.end) return;
+  constexpr uintptr_t kLine = 64;
+  const uintptr_t first = reinterpret_cast<uintptr_t>(buf + span.begin) / kLine;
+  const uintptr_t last =
+      reinterpret_cast<uintptr_t>(buf + span.end - 1) / kLine;
+  for (uintptr_t line = first + 1; line <= last; ++line) {
+    __builtin_prefetch(reinterpret_cast<const void*>(line * kLine));
+  }
 }
 
 namespace {
@@ -70,10 +93,12 @@ SiblingSearch FindS(const Region& region, const Node& t, uint8_t key) {
   if (HasTNodeTable(t.header)) {
     const SChildStart start = SChildBefore(region.buf, t, key);
     if (start.found) {
+      PrefetchSChildren(region.buf, t, start.pos);
       return FindSibling(region.buf, start.pos, region.end, true, key,
                          start.prev);
     }
   }
+  PrefetchSChildren(region.buf, t, t.end);
   return FindSibling(region.buf, t.end, region.end, true, key, 0);
 }
 

@@ -152,6 +152,23 @@ SChildren MeasureSChildren(const uint8_t* buf, const Node& t, uint32_t end);
 // `t` has a jump successor, else a walk over the children.
 uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end);
 
+// The S-children of T-node `t` are walked node by node, each header read
+// before the next one's address is known: a cache miss per line. Where a
+// jump successor says where they end, the lines can be asked for at once.
+//
+// The bytes [begin, end) of `buf` holding `t`'s S-children from offset
+// `from` on, at most kMaxPrefetchBytes of them; empty if `t` has no jump
+// successor or its jump does not fit (0).
+inline constexpr uint32_t kMaxPrefetchBytes = 2048;
+struct ByteSpan {
+  uint32_t begin = 0;
+  uint32_t end = 0;
+};
+ByteSpan SChildrenAhead(const uint8_t* buf, const Node& t, uint32_t from);
+// Starts loading the cache lines of SChildrenAhead(buf, t, from) after the
+// first (which the caller reads at once).
+void PrefetchSChildren(const uint8_t* buf, const Node& t, uint32_t from);
+
 // The scan loop: walks the T-nodes of `region` in order, skipping each one's
 // S-children, until it meets `key` or a larger key byte. A container's jump
 // table lets it start at the last entry with a smaller key byte.

@@ -163,9 +163,12 @@ bool HyperionStore::NthInRegion(const Region& region, uint64_t n,
         pos = start.pos;
         n -= start.keys_before;
         decoder.prev_s = start.prev;
+        hyperion::PrefetchSChildren(buf, node, pos);
         continue;
       }
     }
+    // The n-th key is at or below this T-node: its children come next.
+    if (!node.s) hyperion::PrefetchSChildren(buf, node, pos);
     uint64_t below = 0;
     switch (node.child) {
       case ChildKind::kNone:

@@ -1,0 +1,91 @@
+// SChildrenAhead: the bytes a search or GetNth asks the cache for before
+// walking a T-node's S-children. A span that ended short would waste the
+// prefetch; one that ran past the children would load another T-node's
+// bytes (or past the container) on every lookup.
+
+#include <string>
+
+#include "container_scan.h"
+#include "gtest/gtest.h"
+#include "hyperion_store.h"
+
+namespace kvlab::stage5 {
+namespace {
+
+using hyperion::ByteSpan;
+using hyperion::DecodeNode;
+using hyperion::kMaxPrefetchBytes;
+using hyperion::Node;
+using hyperion::Region;
+using hyperion::SChildrenAhead;
+
+// The root container's first T-node.
+struct RootT {
+  Region region;
+  Node t;
+};
+
+RootT FirstTNode(const HyperionStore& store) {
+  const Region r = hyperion::WholeContainer(
+      static_cast<const uint8_t*>(store.memory().Resolve(store.root())));
+  return RootT{r, DecodeNode(r.buf, r.begin, 0)};
+}
+
+// Keys "x" + c for each c in `children`, values `value`, then "y" so that
+// a T-node follows x's children.
+void Fill(HyperionStore* store, const std::string& children,
+          const std::string& value, const std::string& tail = "") {
+  for (char c : children) {
+    ASSERT_TRUE(store->Put(std::string("x") + c + tail, value).ok());
+  }
+  ASSERT_TRUE(store->Put("y", "1").ok());
+}
+
+TEST(PrefetchSpan, CoversExactlyTheChildrenAJumpSuccessorBounds) {
+  // Three children: more than the default jump_successor (2).
+  HyperionStore store;
+  Fill(&store, "abc", "v");
+  const RootT root = FirstTNode(store);
+  ASSERT_TRUE(hyperion::HasJumpSuccessor(root.t.header));
+  const uint32_t children_end =
+      hyperion::SkipSChildren(root.region.buf, root.t.end, root.region.end);
+  ByteSpan span = SChildrenAhead(root.region.buf, root.t, root.t.end);
+  EXPECT_EQ(span.begin, root.t.end);
+  EXPECT_EQ(span.end, children_end);
+  // From the second child on (where a T-node table would start the walk).
+  const uint32_t second =
+      root.t.end + hyperion::NodeBytes(root.region.buf + root.t.end);
+  span = SChildrenAhead(root.region.buf, root.t, second);
+  EXPECT_EQ(span.begin, second);
+  EXPECT_EQ(span.end, children_end);
+  // From the end of the children: nothing left.
+  span = SChildrenAhead(root.region.buf, root.t, children_end);
+  EXPECT_EQ(span.begin, span.end);
+}
+
+TEST(PrefetchSpan, EmptyWithoutAJumpSuccessor) {
+  HyperionStore store;
+  Fill(&store, "ab", "v");
+  const RootT root = FirstTNode(store);
+  ASSERT_FALSE(hyperion::HasJumpSuccessor(root.t.header));
+  const ByteSpan span = SChildrenAhead(root.region.buf, root.t, root.t.end);
+  EXPECT_EQ(span.begin, span.end);
+}
+
+TEST(PrefetchSpan, StopsAtTheLimit) {
+  // Twelve children with 120-byte suffixes and 250-byte inline values:
+  // over 4 KiB.
+  HyperionStore store;
+  Fill(&store, "abcdefghijkl", std::string(250, 'v'), std::string(120, 's'));
+  const RootT root = FirstTNode(store);
+  ASSERT_TRUE(hyperion::HasJumpSuccessor(root.t.header));
+  const uint32_t children_end =
+      hyperion::SkipSChildren(root.region.buf, root.t.end, root.region.end);
+  ASSERT_GT(children_end - root.t.end, kMaxPrefetchBytes);
+  const ByteSpan span = SChildrenAhead(root.region.buf, root.t, root.t.end);
+  EXPECT_EQ(span.begin, root.t.end);
+  EXPECT_EQ(span.end, root.t.end + kMaxPrefetchBytes);
+}
+
+}  // namespace
+}  // namespace kvlab::stage5
