@@ -53,13 +53,13 @@ bool HyperionStore::Erase(std::string_view key) {
   }
   if (root_.IsNull()) return false;
 
-  std::vector<Level> levels{Level{.hp = root_}};
-  std::vector<Frame> frames;
+  LevelPath levels{Level{.hp = root_}};
+  absl::InlinedVector<Frame, 8> frames;
   Region region = hyperion::WholeContainer(Base(levels, 0));
   Frame frame;
   size_t depth = 0;
   Loss loss;
-  std::string freed_value;  // an external value's encoding, freed at the end
+  HyperionPointer freed_chunk;  // an external value's, freed at the end
   while (true) {
     const uint8_t* buf = region.buf;
     const SiblingSearch ts = hyperion::FindT(region, uint8_t(key[depth]));
@@ -95,8 +95,7 @@ bool HyperionStore::Erase(std::string_view key) {
     if (sn.child == ChildKind::kSuffix) {
       const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, sn.child_pos);
       if (sx.bytes != key.substr(depth)) return false;
-      freed_value.assign(reinterpret_cast<const char*>(buf + sx.value_pos),
-                         sx.value_bytes);
+      freed_chunk = ExternalChunk(buf + sx.value_pos, sx.value_bytes);
       loss = Loss::kSChild;
       break;
     }
@@ -127,7 +126,7 @@ bool HyperionStore::Erase(std::string_view key) {
     assert(levels.size() <= fr.level + 1 || levels[fr.level + 1].finished);
     levels.resize(fr.level + 1);
     uint8_t* buf = Base(levels, fr.level);
-    std::vector<Embed> embeds;
+    EmbedPath embeds;
     for (size_t g = 1; g <= f; ++g) {
       if (frames[g].level == fr.level && frames[g].embedded) {
         embeds.push_back(
@@ -158,8 +157,7 @@ bool HyperionStore::Erase(std::string_view key) {
     };
     if (loss == Loss::kTValue) {
       if (t.type == NodeType::kLeafValue) {
-        freed_value.assign(reinterpret_cast<const char*>(buf + t.value_pos),
-                           t.value_bytes);
+        freed_chunk = ExternalChunk(buf + t.value_pos, t.value_bytes);
       }
       if (t_end > t.end) {
         Splice(&levels, &embeds, t.pos, t.end - t.pos,
@@ -175,8 +173,7 @@ bool HyperionStore::Erase(std::string_view key) {
           reinterpret_cast<const char*>(buf + s.child_pos), s.child_bytes);
       if (loss == Loss::kSValue) {
         if (s.type == NodeType::kLeafValue) {
-          freed_value.assign(reinterpret_cast<const char*>(buf + s.value_pos),
-                             s.value_bytes);
+          freed_chunk = ExternalChunk(buf + s.value_pos, s.value_bytes);
         }
         type = NodeType::kInner;
       } else {
@@ -225,9 +222,7 @@ bool HyperionStore::Erase(std::string_view key) {
   // Deepest first: the last level changed, then those only passed
   // through, whose T-nodes on the path hold one key less.
   for (size_t i = levels.size(); i-- > 0;) FinishLevel(&levels, i, key, -1);
-  if (!freed_value.empty()) {
-    FreeValue(reinterpret_cast<const uint8_t*>(freed_value.data()));
-  }
+  mm_.Free(freed_chunk);
   return true;
 }
 

@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "absl/base/attributes.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "container_scan.h"
 #include "kvlab/kv_store.h"
@@ -195,6 +196,20 @@ class HyperionStore final : public KVStore {
     uint32_t node_pos = 0;
     size_t depth = 0;
   };
+  // The levels and the enclosing embedded containers of one operation's
+  // path, kept on the stack for paths of usual depth: a Put or Delete
+  // allocates nothing on the heap for its own bookkeeping.
+  using LevelPath = absl::InlinedVector<Level, 8>;
+  using EmbedPath = absl::InlinedVector<Embed, 4>;
+  // A value's encoding (node.h): a length byte and the bytes inline, or a
+  // zero byte and an external chunk's pointer; no bytes for "".
+  struct EncodedValue {
+    uint8_t bytes[1 + hyperion::kMaxInlineValue];
+    uint32_t size = 0;
+    std::string_view view() const {
+      return std::string_view(reinterpret_cast<const char*>(bytes), size);
+    }
+  };
   // A key remainder and its encoded value, for building new nodes.
   struct Entry {
     std::string_view key;
@@ -215,9 +230,9 @@ class HyperionStore final : public KVStore {
   void ForwardValue(uint8_t* enc);
 
   // --- values (values.cc)
-  // The encoding of `value` ("" for an empty value); allocates a chunk for
-  // a value longer than options_.inline_value.
-  std::string EncodeValue(std::string_view value);
+  // Sets `*out` to the encoding of `value`; allocates a chunk for a value
+  // longer than options_.inline_value.
+  void EncodeValue(std::string_view value, EncodedValue* out);
   std::string_view ValueAt(const uint8_t* enc) const {
     return hyperion::IsExternal(enc) ? ExternalValueAt(enc)
                                      : hyperion::InlineValue(enc);
@@ -233,8 +248,10 @@ class HyperionStore final : public KVStore {
                                const hyperion::Suffix& sx) const {
     return sx.has_value ? ValueAt(buf + sx.value_pos) : std::string_view();
   }
-  // Frees the chunk of an external value encoding; no-op for inline.
-  void FreeValue(const uint8_t* enc);
+  // The chunk of the value encoded in the `bytes` bytes at `enc` (none:
+  // 0), if it is external; null otherwise. A write that replaces or
+  // removes a value notes it before the splice and frees it after.
+  static HyperionPointer ExternalChunk(const uint8_t* enc, uint32_t bytes);
 
   // --- building nodes (build.cc)
   // Appends the T-nodes (and below) for `entries` (sorted, distinct, each
@@ -252,14 +269,13 @@ class HyperionStore final : public KVStore {
   HyperionPointer NewContainer(std::string_view payload);
 
   // --- changing containers (splice.cc)
-  uint8_t* Base(const std::vector<Level>& levels, size_t i) const {
+  uint8_t* Base(const LevelPath& levels, size_t i) const {
     return static_cast<uint8_t*>(mm_.Resolve(levels[i].hp));
   }
-  void SetLevelPointer(std::vector<Level>* levels, size_t i,
-                       HyperionPointer hp);
+  void SetLevelPointer(LevelPath* levels, size_t i, HyperionPointer hp);
   // Adds `delta` to the key counts of every level's container below the
   // root: the pointer child's count, and a piece's entry in its directory.
-  void AddToCounts(const std::vector<Level>& levels, int delta);
+  void AddToCounts(const LevelPath& levels, int delta);
 
   // --- split containers (split.cc, split.h)
   // The level of the container behind the pointer child at `ref` of
@@ -272,30 +288,29 @@ class HyperionStore final : public KVStore {
   // After a Put, cuts level `i` (below the root) in two if it has passed
   // its split threshold; its pointer (at `ref` of level i-1, which must not
   // have moved since the descent) or its directory entry is replaced.
-  void SplitIfLarge(std::vector<Level>* levels, size_t i);
+  void SplitIfLarge(LevelPath* levels, size_t i);
   // After a Delete emptied piece level `i`: drops it from its directory,
   // or, if one piece is left, points the parent at that piece instead.
-  void RemovePiece(std::vector<Level>* levels, size_t i);
+  void RemovePiece(LevelPath* levels, size_t i);
   // Replaces `old_len` bytes at `pos` of the last level's container with
   // `bytes`, moving the tail, resizing the container in 32-byte steps and
   // updating the sizes of `embeds` (outermost first). An embedded container
   // that would pass the budget is ejected first; each ejection appends a
   // level and rebases `embeds` and `pos`.
-  void Splice(std::vector<Level>* levels, std::vector<Embed>* embeds,
-              uint32_t pos, uint32_t old_len, std::string_view bytes);
-  void RawSplice(std::vector<Level>* levels, uint32_t pos, uint32_t old_len,
+  void Splice(LevelPath* levels, EmbedPath* embeds, uint32_t pos,
+              uint32_t old_len, std::string_view bytes);
+  void RawSplice(LevelPath* levels, uint32_t pos, uint32_t old_len,
                  std::string_view bytes) {
     RawSpliceAt(levels, levels->size() - 1, pos, old_len, bytes);
   }
   // The same at level `li`; deeper levels' `ref`s may go stale.
-  void RawSpliceAt(std::vector<Level>* levels, size_t li, uint32_t pos,
-                   uint32_t old_len, std::string_view bytes);
-  void Eject(std::vector<Level>* levels, std::vector<Embed>* embeds,
-             uint32_t* pos);
+  void RawSpliceAt(LevelPath* levels, size_t li, uint32_t pos, uint32_t old_len,
+                   std::string_view bytes);
+  void Eject(LevelPath* levels, EmbedPath* embeds, uint32_t* pos);
   // Puts `nodes` (one new sibling with key byte `key` and its subtree,
   // delta-encoded after search.prev) at the insertion point of `search`,
   // and re-encodes the sibling after it to follow `key`.
-  void InsertSibling(std::vector<Level>* levels, std::vector<Embed>* embeds,
+  void InsertSibling(LevelPath* levels, EmbedPath* embeds,
                      const hyperion::SiblingSearch& search, uint8_t key,
                      std::string nodes);
   // Node `n`'s header and key byte re-encoded after sibling key `prev`.
@@ -311,18 +326,18 @@ class HyperionStore final : public KVStore {
   // `key_delta` (-1, 0, 1). Run deepest level first: a level's pointer
   // lives in the level above, which must not have moved yet. Runs once per
   // level.
-  void FinishLevel(std::vector<Level>* levels, size_t i, std::string_view key,
+  void FinishLevel(LevelPath* levels, size_t i, std::string_view key,
                    int key_delta);
 
   // --- jump successors (jump_successor.cc)
   // Only the T-node on the key's path (key byte levels[i].depth, at
   // levels[i].t_pos) can be stale, or every T-node if the level was just
   // ejected.
-  void FinishJumpSuccessors(std::vector<Level>* levels, size_t i,
-                            std::string_view key, int key_delta);
+  void FinishJumpSuccessors(LevelPath* levels, size_t i, std::string_view key,
+                            int key_delta);
   // Rewrites the jump successor of T-node `t` (in level i, decoded there)
   // with stored jump `jump` and `keys` keys.
-  void SetJumpSuccessor(std::vector<Level>* levels, size_t i, const Node& t,
+  void SetJumpSuccessor(LevelPath* levels, size_t i, const Node& t,
                         uint32_t jump, uint64_t keys);
   // A container's node bytes with every T-node's jump successor and T-node
   // jump table added, updated or removed as options_.jump_successor and
@@ -358,15 +373,17 @@ class HyperionStore final : public KVStore {
   // rebuilds the table if the path's lookup walked past more than
   // options_.jump_table T-nodes of a container of options_.jump_table_min
   // bytes or more.
-  void FinishJumpTable(std::vector<Level>* levels, size_t i,
-                       std::string_view key, int key_delta);
+  void FinishJumpTable(LevelPath* levels, size_t i, std::string_view key,
+                       int key_delta);
   // Replaces level `i`'s table with one sized for its T-nodes (none for
   // few) whose entries are spread evenly over them.
-  void RebuildJumpTable(std::vector<Level>* levels, size_t i);
+  void RebuildJumpTable(LevelPath* levels, size_t i);
 
   // --- reading (read.cc)
   // Keys below `region`, counting pointer children by their stored counts.
   static uint64_t CountKeys(const Region& region);
+  // The n-th key below `region`: appends its bytes to `*key` and sets
+  // `*value` (if non-null) to its value; false if there are no n+1 keys.
   bool NthInRegion(const Region& region, uint64_t n, std::string* key,
                    std::string* value) const;
 

@@ -45,7 +45,9 @@ bool HyperionStore::Insert(std::string_view key, std::string_view value) {
     return replaced;
   }
 
-  const std::string value_enc = EncodeValue(value);
+  EncodedValue encoded;
+  EncodeValue(value, &encoded);
+  const std::string_view value_enc = encoded.view();
   if (root_.IsNull()) {
     const Entry entry{key, value_enc};
     std::string payload;
@@ -55,13 +57,13 @@ bool HyperionStore::Insert(std::string_view key, std::string_view value) {
     return false;
   }
 
-  std::vector<Level> levels{Level{.hp = root_}};
-  std::vector<Embed> embeds;
+  LevelPath levels{Level{.hp = root_}};
+  EmbedPath embeds;
   Region region = hyperion::WholeContainer(Base(levels, 0));
   size_t depth = 0;
   bool in_embedded = false;  // region is an embedded container
   // The old value's external chunk, freed once the new one is in place.
-  std::string old_value;
+  HyperionPointer old_chunk;
   bool replaced = false;
   while (true) {
     const uint8_t* buf = region.buf;
@@ -82,7 +84,7 @@ bool HyperionStore::Insert(std::string_view key, std::string_view value) {
     const Node tn = ts.node;
     if (key.size() == depth + 1) {
       replaced = EndsKey(tn.type);
-      old_value.assign(ValueBytesOf(buf, tn));
+      old_chunk = ExternalChunk(buf + tn.value_pos, tn.value_bytes);
       Splice(&levels, &embeds, tn.pos, tn.end - tn.pos,
              Rewritten(buf, tn, EndType(value_enc), value_enc, ChildKind::kNone,
                        {}));
@@ -107,7 +109,7 @@ bool HyperionStore::Insert(std::string_view key, std::string_view value) {
         reinterpret_cast<const char*>(buf + sn.child_pos), sn.child_bytes);
     if (key.size() == depth) {
       replaced = EndsKey(sn.type);
-      old_value.assign(ValueBytesOf(buf, sn));
+      old_chunk = ExternalChunk(buf + sn.value_pos, sn.value_bytes);
       Splice(&levels, &embeds, sn.pos, sn.end - sn.pos,
              Rewritten(buf, sn, EndType(value_enc), value_enc, sn.child,
                        child_bytes));
@@ -139,7 +141,7 @@ bool HyperionStore::Insert(std::string_view key, std::string_view value) {
           reinterpret_cast<const char*>(buf + sx.value_pos), sx.value_bytes);
       if (suffix == rest) {
         replaced = true;
-        old_value = suffix_value;
+        old_chunk = ExternalChunk(buf + sx.value_pos, sx.value_bytes);
         std::string bytes;
         hyperion::AppendSuffix(&bytes, rest, value_enc);
         Splice(&levels, &embeds, sn.child_pos, sn.child_bytes, bytes);
@@ -167,9 +169,7 @@ bool HyperionStore::Insert(std::string_view key, std::string_view value) {
     FinishLevel(&levels, i, key, replaced ? 0 : 1);
     if (levels[i].changed) SplitIfLarge(&levels, i);
   }
-  if (!old_value.empty()) {
-    FreeValue(reinterpret_cast<const uint8_t*>(old_value.data()));
-  }
+  mm_.Free(old_chunk);
   return replaced;
 }
 

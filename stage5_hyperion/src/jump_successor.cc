@@ -100,9 +100,8 @@ std::string HyperionStore::WithJumpSuccessors(std::string_view nodes) const {
   return out;
 }
 
-void HyperionStore::SetJumpSuccessor(std::vector<Level>* levels, size_t i,
-                                     const Node& t, uint32_t jump,
-                                     uint64_t keys) {
+void HyperionStore::SetJumpSuccessor(LevelPath* levels, size_t i, const Node& t,
+                                     uint32_t jump, uint64_t keys) {
   uint8_t* c = Base(*levels, i);
   // The varint may change length; then the T-node's head is respliced.
   if (hyperion::kJumpBytes + hyperion::VarintSize(keys) ==
@@ -115,7 +114,7 @@ void HyperionStore::SetJumpSuccessor(std::vector<Level>* levels, size_t i,
   RawSpliceAt(levels, i, t.pos, t.value_pos - t.pos, head);
 }
 
-void HyperionStore::FinishJumpSuccessors(std::vector<Level>* levels, size_t i,
+void HyperionStore::FinishJumpSuccessors(LevelPath* levels, size_t i,
                                          std::string_view key, int key_delta) {
   const Level& level = (*levels)[i];
   uint8_t* c = Base(*levels, i);

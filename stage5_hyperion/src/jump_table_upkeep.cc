@@ -40,7 +40,7 @@ uint32_t JumpTableGroupsFor(size_t t_nodes) {
 
 }  // namespace
 
-void HyperionStore::FinishJumpTable(std::vector<Level>* levels, size_t i,
+void HyperionStore::FinishJumpTable(LevelPath* levels, size_t i,
                                     std::string_view key, int key_delta) {
   const Level& level = (*levels)[i];
   // A container this operation ejected is new: no table, no lookup in it.
@@ -98,7 +98,7 @@ void HyperionStore::FinishJumpTable(std::vector<Level>* levels, size_t i,
   }
 }
 
-void HyperionStore::RebuildJumpTable(std::vector<Level>* levels, size_t i) {
+void HyperionStore::RebuildJumpTable(LevelPath* levels, size_t i) {
   const uint8_t* c = Base(*levels, i);
   const uint32_t used = hyperion::ContainerUsed(c);
   std::vector<JumpTableEntry> t_nodes;

@@ -101,27 +101,30 @@ uint64_t HyperionStore::CountKeys(const Region& region) {
 bool HyperionStore::GetNth(uint64_t n, std::string* key,
                            std::string* value) const {
   if (n >= size_) return false;
-  std::string k, v;
   if (has_empty_key_) {
     if (n == 0) {
-      v.assign(static_cast<const char*>(mm_.Resolve(empty_value_)),
-               mm_.Size(empty_value_));
       if (key != nullptr) key->clear();
-      if (value != nullptr) *value = std::move(v);
+      if (value != nullptr) {
+        value->assign(static_cast<const char*>(mm_.Resolve(empty_value_)),
+                      mm_.Size(empty_value_));
+      }
       return true;
     }
     --n;
   }
+  // The caller's strings are filled in place (keeping their capacity); a
+  // key is rebuilt even if not asked for, since the walk appends to it.
+  std::string scratch;
+  std::string* k = key != nullptr ? key : &scratch;
+  k->clear();
   const bool found = NthInRegion(
-      hyperion::WholeContainer(static_cast<uint8_t*>(mm_.Resolve(root_))), n,
-      &k, &v);
-  if (!found) return false;
-  if (key != nullptr) *key = std::move(k);
-  if (value != nullptr) *value = std::move(v);
-  return true;
+      hyperion::WholeContainer(static_cast<uint8_t*>(mm_.Resolve(root_))), n, k,
+      value);
+  // n < size_: the counts lead to a key.
+  assert(found);
+  return found;
 }
 
-// Finds the n-th key below `region`, appending its bytes to `*key`.
 bool HyperionStore::NthInRegion(const Region& region, uint64_t n,
                                 std::string* key, std::string* value) const {
   const uint8_t* buf = region.buf;
@@ -150,7 +153,7 @@ bool HyperionStore::NthInRegion(const Region& region, uint64_t n,
       if (n == 0) {
         if (node.s) key->push_back(char(decoder.prev_t));
         key->push_back(char(node.key));
-        value->assign(NodeValue(buf, node));
+        if (value != nullptr) value->assign(NodeValue(buf, node));
         return true;
       }
       --n;
@@ -211,7 +214,7 @@ bool HyperionStore::NthInRegion(const Region& region, uint64_t n,
       default: {
         const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, node.child_pos);
         key->append(sx.bytes);
-        value->assign(SuffixValue(buf, sx));
+        if (value != nullptr) value->assign(SuffixValue(buf, sx));
         return true;
       }
     }

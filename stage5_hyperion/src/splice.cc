@@ -17,7 +17,7 @@ using hyperion::kFlagShift;
 using hyperion::Node;
 using hyperion::NodeType;
 
-void HyperionStore::SetLevelPointer(std::vector<Level>* levels, size_t i,
+void HyperionStore::SetLevelPointer(LevelPath* levels, size_t i,
                                     HyperionPointer hp) {
   const Level& level = (*levels)[i];
   (*levels)[i].hp = hp;
@@ -31,7 +31,7 @@ void HyperionStore::SetLevelPointer(std::vector<Level>* levels, size_t i,
   }
 }
 
-void HyperionStore::AddToCounts(const std::vector<Level>& levels, int delta) {
+void HyperionStore::AddToCounts(const LevelPath& levels, int delta) {
   for (size_t i = 1; i < levels.size(); ++i) {
     uint8_t* count =
         Base(levels, i - 1) + levels[i].ref + HyperionPointer::kBytes;
@@ -44,9 +44,8 @@ void HyperionStore::AddToCounts(const std::vector<Level>& levels, int delta) {
   }
 }
 
-void HyperionStore::RawSpliceAt(std::vector<Level>* levels, size_t li,
-                                uint32_t pos, uint32_t old_len,
-                                std::string_view bytes) {
+void HyperionStore::RawSpliceAt(LevelPath* levels, size_t li, uint32_t pos,
+                                uint32_t old_len, std::string_view bytes) {
   uint8_t* c = Base(*levels, li);
   uint32_t size = hyperion::ContainerSize(c);
   const uint32_t used = hyperion::ContainerUsed(c);
@@ -75,8 +74,7 @@ void HyperionStore::RawSpliceAt(std::vector<Level>* levels, size_t li,
   hyperion::StoreHeader(c, size, size - new_used, jump_groups, split_delay);
 }
 
-void HyperionStore::Splice(std::vector<Level>* levels,
-                           std::vector<Embed>* embeds, uint32_t pos,
+void HyperionStore::Splice(LevelPath* levels, EmbedPath* embeds, uint32_t pos,
                            uint32_t old_len, std::string_view bytes) {
   const int64_t delta = int64_t(bytes.size()) - int64_t(old_len);
   // The outermost embedded container is the largest; once it fits, the
@@ -97,8 +95,7 @@ void HyperionStore::Splice(std::vector<Level>* levels,
   RawSplice(levels, pos, old_len, bytes);
 }
 
-void HyperionStore::Eject(std::vector<Level>* levels,
-                          std::vector<Embed>* embeds, uint32_t* pos) {
+void HyperionStore::Eject(LevelPath* levels, EmbedPath* embeds, uint32_t* pos) {
   const size_t li = levels->size() - 1;
   const Embed e = embeds->front();
   uint8_t* c = Base(*levels, li);
@@ -131,8 +128,7 @@ void HyperionStore::Eject(std::vector<Level>* levels,
   }
 }
 
-void HyperionStore::InsertSibling(std::vector<Level>* levels,
-                                  std::vector<Embed>* embeds,
+void HyperionStore::InsertSibling(LevelPath* levels, EmbedPath* embeds,
                                   const hyperion::SiblingSearch& search,
                                   uint8_t key, std::string nodes) {
   uint32_t old_len = 0;
@@ -171,7 +167,7 @@ std::string HyperionStore::Rewritten(const uint8_t* buf, const Node& n,
 
 // Jump successors first: the jump table's entries after the path's T-node
 // move by the level's final change in bytes, theirs included.
-void HyperionStore::FinishLevel(std::vector<Level>* levels, size_t i,
+void HyperionStore::FinishLevel(LevelPath* levels, size_t i,
                                 std::string_view key, int key_delta) {
   if ((*levels)[i].finished) return;
   (*levels)[i].finished = true;

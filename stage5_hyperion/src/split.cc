@@ -86,7 +86,7 @@ const uint8_t* HyperionStore::ContainerFor(HyperionPointer hp,
       mm_.Resolve(hyperion::PiecePointer(c, hyperion::PieceFor(c, t))));
 }
 
-void HyperionStore::SplitIfLarge(std::vector<Level>* levels, size_t i) {
+void HyperionStore::SplitIfLarge(LevelPath* levels, size_t i) {
   if (options_.split_above == 0 || i == 0) return;
   const Level level = (*levels)[i];
   uint8_t* c = Base(*levels, i);
@@ -154,7 +154,7 @@ void HyperionStore::SplitIfLarge(std::vector<Level>* levels, size_t i) {
   ++splits_;
 }
 
-void HyperionStore::RemovePiece(std::vector<Level>* levels, size_t i) {
+void HyperionStore::RemovePiece(LevelPath* levels, size_t i) {
   Level& level = (*levels)[i];
   level.finished = true;
   mm_.Free(level.hp);

@@ -9,20 +9,20 @@ namespace kvlab::stage5 {
 
 using hyperion::IsExternal;
 
-std::string HyperionStore::EncodeValue(std::string_view value) {
-  std::string enc;
-  if (value.empty()) return enc;
+void HyperionStore::EncodeValue(std::string_view value, EncodedValue* out) {
+  out->size = 0;
+  if (value.empty()) return;
   if (value.size() <= options_.inline_value) {
-    enc.push_back(char(value.size()));
-    enc.append(value);
-    return enc;
+    out->bytes[0] = uint8_t(value.size());
+    std::memcpy(out->bytes + 1, value.data(), value.size());
+    out->size = uint32_t(1 + value.size());
+    return;
   }
   const HyperionPointer hp = mm_.Allocate(value.size());
   std::memcpy(mm_.Resolve(hp), value.data(), value.size());
-  uint8_t bytes[hyperion::kExternalValueBytes] = {0};
-  hp.Store(bytes + 1);
-  enc.assign(reinterpret_cast<const char*>(bytes), sizeof(bytes));
-  return enc;
+  out->bytes[0] = 0;
+  hp.Store(out->bytes + 1);
+  out->size = hyperion::kExternalValueBytes;
 }
 
 std::string_view HyperionStore::ExternalValueAt(const uint8_t* enc) const {
@@ -31,8 +31,10 @@ std::string_view HyperionStore::ExternalValueAt(const uint8_t* enc) const {
                           mm_.Size(hp));
 }
 
-void HyperionStore::FreeValue(const uint8_t* enc) {
-  if (IsExternal(enc)) mm_.Free(hyperion::ExternalValue(enc));
+HyperionPointer HyperionStore::ExternalChunk(const uint8_t* enc,
+                                             uint32_t bytes) {
+  if (bytes == 0 || !IsExternal(enc)) return HyperionPointer();
+  return hyperion::ExternalValue(enc);
 }
 
 }  // namespace kvlab::stage5
