@@ -32,9 +32,9 @@ uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end) {
 
 ByteSpan SChildrenAhead(const uint8_t* buf, const Node& t, uint32_t from) {
   if (!HasJumpSuccessor(t.header)) return {};
-  const uint32_t jump = LoadJump(buf + t.jump_pos);
-  if (jump == 0) return {};
-  const uint32_t end = t.value_pos + jump;
+  // A jump of 0 (it did not fit) ends the span at value_pos, before the
+  // children: empty.
+  const uint32_t end = t.value_pos + LoadJump(buf + t.jump_pos);
   if (from >= end) return {};
   return ByteSpan{from, std::min(end, from + kMaxPrefetchBytes)};
 }

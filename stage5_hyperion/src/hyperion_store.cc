@@ -1,5 +1,7 @@
 #include "hyperion_store.h"
 
+#include <algorithm>
+
 namespace kvlab::stage5 {
 
 absl::StatusOr<HyperionOptions> HyperionOptions::FromStoreOptions(
@@ -30,8 +32,24 @@ absl::StatusOr<HyperionOptions> HyperionOptions::FromStoreOptions(
   return o;
 }
 
+namespace {
+
+// `options` with the two limits a single byte encodes capped at that byte:
+// an inline value's length and an embedded container's size.
+// FromStoreOptions rejects larger ones; a store built from a struct gets
+// the largest it can encode.
+HyperionOptions Capped(HyperionOptions options) {
+  options.inline_value =
+      std::min(options.inline_value, uint32_t{hyperion::kMaxInlineValue});
+  options.embed_limit =
+      std::min(options.embed_limit, uint32_t{hyperion::kMaxEmbeddedSize});
+  return options;
+}
+
+}  // namespace
+
 HyperionStore::HyperionStore(const HyperionOptions& options)
-    : options_(options) {}
+    : options_(Capped(options)) {}
 
 std::optional<size_t> HyperionStore::MemoryUsage() const {
   // What the trie holds: chunks in use (whole 32-byte classes) and heap

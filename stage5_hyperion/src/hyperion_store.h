@@ -124,6 +124,8 @@ class HyperionStore final : public KVStore {
   using NodeType = hyperion::NodeType;
   using Region = hyperion::Region;
 
+  // inline_value and embed_limit past 255 act as 255 (FromStoreOptions
+  // rejects them).
   explicit HyperionStore(const HyperionOptions& options = {});
 
   bool GetNth(uint64_t n, std::string* key, std::string* value) const override;

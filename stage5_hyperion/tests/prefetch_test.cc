@@ -63,6 +63,22 @@ TEST(PrefetchSpan, CoversExactlyTheChildrenAJumpSuccessorBounds) {
   EXPECT_EQ(span.begin, span.end);
 }
 
+TEST(PrefetchSpan, CountsTheJumpFromTheTNodesValue) {
+  // 'x' ends a key with a 200-byte value: its children start 201 bytes
+  // after the value does, and the jump counts from the value.
+  HyperionStore store;
+  ASSERT_TRUE(store.Put("x", std::string(200, 'w')).ok());
+  Fill(&store, "abc", "v");
+  const RootT root = FirstTNode(store);
+  ASSERT_TRUE(hyperion::HasJumpSuccessor(root.t.header));
+  ASSERT_EQ(root.t.end - root.t.value_pos, 201u);
+  const uint32_t children_end =
+      hyperion::SkipSChildren(root.region.buf, root.t.end, root.region.end);
+  const ByteSpan span = SChildrenAhead(root.region.buf, root.t, root.t.end);
+  EXPECT_EQ(span.begin, root.t.end);
+  EXPECT_EQ(span.end, children_end);
+}
+
 TEST(PrefetchSpan, EmptyWithoutAJumpSuccessor) {
   HyperionStore store;
   Fill(&store, "ab", "v");
@@ -82,9 +98,15 @@ TEST(PrefetchSpan, StopsAtTheLimit) {
   const uint32_t children_end =
       hyperion::SkipSChildren(root.region.buf, root.t.end, root.region.end);
   ASSERT_GT(children_end - root.t.end, kMaxPrefetchBytes);
-  const ByteSpan span = SChildrenAhead(root.region.buf, root.t, root.t.end);
+  ByteSpan span = SChildrenAhead(root.region.buf, root.t, root.t.end);
   EXPECT_EQ(span.begin, root.t.end);
   EXPECT_EQ(span.end, root.t.end + kMaxPrefetchBytes);
+  // The limit counts from where the walk starts, not from the first child.
+  const uint32_t second =
+      root.t.end + hyperion::NodeBytes(root.region.buf + root.t.end);
+  span = SChildrenAhead(root.region.buf, root.t, second);
+  EXPECT_EQ(span.begin, second);
+  EXPECT_EQ(span.end, second + kMaxPrefetchBytes);
 }
 
 }  // namespace

@@ -528,6 +528,26 @@ TEST(HyperionStore, RegisteredWithOptions) {
   EXPECT_FALSE((*registry.Make("hyperion"))->IsThreadSafe());
 }
 
+TEST(HyperionStore, ByteSizedLimitsAreCappedWhenBuiltFromAStruct) {
+  // A length byte holds 255: a longer "inline" value or embedded container
+  // would overflow it (and the encoding buffer) instead of being stored.
+  HyperionStore store(
+      HyperionOptions{.inline_value = 1000, .embed_limit = 1000});
+  const std::string value(300, 'v');
+  std::map<std::string, std::string> model;
+  for (int i = 0; i < 200; ++i) {
+    const std::string key = "k" + std::to_string(i * 7919 % 1000);
+    model[key] = value + key;
+    ASSERT_TRUE(store.Put(key, model[key]).ok());
+  }
+  for (const auto& [key, want] : model) {
+    std::string got;
+    ASSERT_TRUE(store.Get(key, &got)) << key;
+    EXPECT_EQ(got, want) << key;
+  }
+  EXPECT_EQ(store.CheckInvariants(), "");
+}
+
 TEST(HyperionStore, CheckerCatchesCorruption) {
   // The checker must be able to fail: break a count, a free byte, a delta.
   HyperionStore store(HyperionOptions{.embed_limit = 16});
