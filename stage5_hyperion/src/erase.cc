@@ -156,9 +156,7 @@ bool HyperionStore::Erase(std::string_view key) {
       Splice(&levels, &embeds, t.pos, old_len, bytes);
     };
     if (loss == Loss::kTValue) {
-      if (t.type == NodeType::kLeafValue) {
-        freed_chunk = ExternalChunk(buf + t.value_pos, t.value_bytes);
-      }
+      freed_chunk = ExternalChunk(buf + t.value_pos, t.value_bytes);
       if (t_end > t.end) {
         Splice(&levels, &embeds, t.pos, t.end - t.pos,
                Rewritten(buf, t, NodeType::kInner, {}, ChildKind::kNone, {}));
@@ -172,9 +170,7 @@ bool HyperionStore::Erase(std::string_view key) {
       std::string_view child_bytes(
           reinterpret_cast<const char*>(buf + s.child_pos), s.child_bytes);
       if (loss == Loss::kSValue) {
-        if (s.type == NodeType::kLeafValue) {
-          freed_chunk = ExternalChunk(buf + s.value_pos, s.value_bytes);
-        }
+        freed_chunk = ExternalChunk(buf + s.value_pos, s.value_bytes);
         type = NodeType::kInner;
       } else {
         child = ChildKind::kNone;

@@ -1,8 +1,8 @@
 // HyperionStore (`hyperion`): the Hyperion trie (Mäsker et al., the
 // paper, seed 000_... in ../shared/seeds; design in docs/stage5_hyperion.md),
-// with jump successors, container jump tables and container splits (with
-// kvlab's own split directory), without T-node jump tables, key
-// pre-processing and arenas.
+// with jump successors, container and T-node jump tables and container
+// splits (with kvlab's own split directory), without key pre-processing
+// and arenas.
 //
 // A 65,536-ary trie of containers. Each container holds the internal
 // two-level trie for two key bytes: T-nodes (first byte) and their S-node
