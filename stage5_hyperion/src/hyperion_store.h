@@ -415,12 +415,24 @@ class HyperionStore final : public KVStore {
                uint8_t prev_t = 0, uint8_t prev_s = 0) {
       Push(Level{p, end, base, prev_t, prev_s, nullptr, 0});
     }
+    // Member by member: a whole-struct copy has g++ assemble the walk's
+    // level (held in registers) in a stack temporary with narrow stores and
+    // read it back with 16-byte loads, which wait for the stores to retire
+    // instead of being forwarded from them.
     void Push(const Level& level) {
       assert(depth < std::size(levels));
-      levels[depth++] = level;
+      Level& top = levels[depth++];
+      top.p = level.p;
+      top.end = level.end;
+      top.base = level.base;
+      top.prev_t = level.prev_t;
+      top.prev_s = level.prev_s;
+      top.split = level.split;
+      top.next_piece = level.next_piece;
     }
-    // Out of line: inlined, g++ copies the (at most 127) bytes with a
-    // `rep movs`, whose start-up cost is tens of cycles for a few bytes.
+    // Appends `n` bytes to the key: a suffix, mostly a few bytes long.
+    // Out of line: inlined, g++ copies a longer one with a `rep movs`,
+    // whose start-up cost is tens of cycles for a few bytes.
     ABSL_ATTRIBUTE_NOINLINE void Append(const uint8_t* bytes, size_t n);
     std::string_view Key() const { return std::string_view(key, length); }
 
@@ -447,11 +459,14 @@ class HyperionStore final : public KVStore {
   // first bytes: called as the walk enters a pointer child, so the next one
   // at the same level is in cache by the time the walk gets there.
   void PrefetchNextChild(const uint8_t* p, const uint8_t* end) const;
-  // Moves `level` (in a split container) to the nodes of its next piece.
-  void EnterPiece(ScanState::Level* level) const;
+  // The level of piece `piece` of split container `split`, whose keys
+  // extend `base` key bytes. Returned by value, not filled in through a
+  // pointer: the walk's current level must not have its address taken, or
+  // it lives in memory, and copying it to the stack then waits on stores
+  // that cannot be forwarded to the wider loads of the copy.
+  ScanState::Level PieceLevel(const uint8_t* split, uint32_t piece,
+                              uint32_t base) const;
   static constexpr int kPrefetchLookahead = 16;
-  // The value encoded at `*p`; steps `*p` past its encoding.
-  std::string_view ReadValue(const uint8_t** p) const;
   // Passes the key being rebuilt and its value to the visitor.
   bool Emit(std::string_view value, ScanState* state) const;
 

@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "hyperion_store.h"
+#include "short_copy.h"
 
 namespace kvlab::stage5 {
 
@@ -65,15 +66,11 @@ uint64_t HyperionStore::Scan(std::string_view start,
   return visited + state.visited;
 }
 
-bool HyperionStore::Emit(std::string_view value, ScanState* state) const {
+// Inline: the walk makes this call for every key.
+inline bool HyperionStore::Emit(std::string_view value,
+                                ScanState* state) const {
   ++state->visited;
   return state->visitor(state->Key(), value);
-}
-
-std::string_view HyperionStore::ReadValue(const uint8_t** p) const {
-  const uint8_t* enc = *p;
-  *p += hyperion::ValueBytes(enc);
-  return ValueAt(enc);
 }
 
 void HyperionStore::Walk(ScanState* state) const {
@@ -87,7 +84,7 @@ void HyperionStore::Walk(ScanState* state) const {
     if (p >= level.end || *p == 0) {
       if (level.split != nullptr &&
           level.next_piece < hyperion::PieceCount(level.split)) {
-        EnterPiece(&level);
+        level = PieceLevel(level.split, level.next_piece, level.base);
         continue;
       }
       if (state->depth == 0) return;
@@ -115,8 +112,11 @@ void HyperionStore::Walk(ScanState* state) const {
     const NodeType type = hyperion::TypeOf(header);
     if (type == NodeType::kLeaf || type == NodeType::kLeafValue) {
       state->length = length;
-      const std::string_view value =
-          type == NodeType::kLeafValue ? ReadValue(&p) : std::string_view();
+      std::string_view value;
+      if (type == NodeType::kLeafValue) {
+        value = ValueAt(p);
+        p += hyperion::ValueBytes(p);
+      }
       if (!Emit(value, state)) return;
     }
     level.p = p;
@@ -130,8 +130,7 @@ void HyperionStore::Walk(ScanState* state) const {
             static_cast<const uint8_t*>(mm_.Resolve(HyperionPointer::Load(p)));
         PrefetchNextChild(level.p, level.end);
         if (hyperion::IsSplit(c)) {
-          level = {nullptr, nullptr, length, 0, 0, c, 0};
-          EnterPiece(&level);
+          level = PieceLevel(c, 0, length);
           break;
         }
         const Region below = hyperion::WholeContainer(c);
@@ -153,9 +152,11 @@ void HyperionStore::Walk(ScanState* state) const {
       case ChildKind::kSuffix: {
         // [header: length, value flag][value?][suffix bytes]
         const uint8_t suffix_header = *p++;
-        const std::string_view value =
-            (suffix_header & hyperion::kSuffixValueFlag) ? ReadValue(&p)
-                                                         : std::string_view();
+        std::string_view value;
+        if (suffix_header & hyperion::kSuffixValueFlag) {
+          value = ValueAt(p);
+          p += hyperion::ValueBytes(p);
+        }
         const uint32_t suffix = suffix_header & ~hyperion::kSuffixValueFlag;
         state->length = length;
         state->Append(p, suffix);
@@ -167,13 +168,18 @@ void HyperionStore::Walk(ScanState* state) const {
   }
 }
 
-void HyperionStore::EnterPiece(ScanState::Level* level) const {
-  const Region piece = hyperion::WholeContainer(static_cast<const uint8_t*>(
-      mm_.Resolve(hyperion::PiecePointer(level->split, level->next_piece++))));
-  level->p = piece.buf + piece.begin;
-  level->end = piece.buf + piece.end;
-  level->prev_t = 0;
-  level->prev_s = 0;
+HyperionStore::ScanState::Level HyperionStore::PieceLevel(const uint8_t* split,
+                                                          uint32_t piece,
+                                                          uint32_t base) const {
+  const Region nodes = hyperion::WholeContainer(static_cast<const uint8_t*>(
+      mm_.Resolve(hyperion::PiecePointer(split, piece))));
+  return {nodes.buf + nodes.begin,
+          nodes.buf + nodes.end,
+          base,
+          0,
+          0,
+          split,
+          piece + 1};
 }
 
 void HyperionStore::PrefetchNextChild(const uint8_t* p,
@@ -195,7 +201,11 @@ void HyperionStore::PrefetchNextChild(const uint8_t* p,
 }
 
 void HyperionStore::ScanState::Append(const uint8_t* bytes, size_t n) {
-  std::memcpy(key + length, bytes, n);
+  if (n <= hyperion::kMaxShortCopy) {
+    hyperion::CopyShort(key + length, bytes, n);
+  } else {
+    std::memcpy(key + length, bytes, n);
+  }
   length += n;
 }
 
