@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cassert>
 #include <chrono>
+#include <limits>
 #include <thread>
 
 #include "absl/status/status.h"
@@ -152,10 +153,18 @@ class Checker {
   std::string key_, value_;  // reused answers
 };
 
-// The body of one timed thread: runs the mix until `stop` is set.
-void TimedThread(kvlab::KVStore& store, uint64_t seed,
+// What one timed thread did.
+struct ThreadTally {
+  uint64_t operations = 0;
+  uint64_t checksum = 0;       // consumed answers
+  Clock::time_point finish{};  // when its last operation returned
+};
+
+// The body of one timed thread: runs the mix until `stop` is set or it has
+// done `limit` operations, then counts itself in `finished`.
+void TimedThread(kvlab::KVStore& store, uint64_t seed, uint64_t limit,
                  const std::atomic<bool>& go, const std::atomic<bool>& stop,
-                 uint64_t* operations, uint64_t* checksum) {
+                 std::atomic<int>& finished, ThreadTally* tally) {
   Rng rng(seed);
   // Values come from a pool drawn before the clock starts, so the phase
   // times the store rather than the generator; keys are fresh every time.
@@ -164,7 +173,7 @@ void TimedThread(kvlab::KVStore& store, uint64_t seed,
   std::string key, value;
   uint64_t ops = 0, sum = 0;  // plain locals: no sharing while running
   while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
-  while (!stop.load(std::memory_order_relaxed)) {
+  while (ops != limit && !stop.load(std::memory_order_relaxed)) {
     switch (Below(rng, 5)) {
       case 0:
         sum += store.Get(RandomCourseKey(rng), &value);
@@ -189,8 +198,10 @@ void TimedThread(kvlab::KVStore& store, uint64_t seed,
     }
     ++ops;
   }
-  *operations = ops;
-  *checksum = sum;
+  tally->finish = Clock::now();
+  tally->operations = ops;
+  tally->checksum = sum;
+  finished.fetch_add(1, std::memory_order_release);
 }
 
 }  // namespace
@@ -234,25 +245,35 @@ TimedCourseResult RunTimedCourse(kvlab::KVStore& store,
   assert(store.IsThreadSafe());
   const int threads = options.threads;
   TimedCourseResult result;
-  result.per_thread.assign(threads, 0);
-  std::vector<uint64_t> checksums(threads, 0);
+  std::vector<ThreadTally> tallies(threads);
   std::atomic<bool> go{false}, stop{false};
+  std::atomic<int> finished{0};
+  const bool fixed = options.operations_per_thread > 0;
+  // With no fixed count, no thread reaches the limit before the deadline.
+  const uint64_t limit = fixed ? options.operations_per_thread
+                               : std::numeric_limits<uint64_t>::max();
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t) {
     const uint64_t seed = DeriveSeed(
         options.seed, static_cast<uint64_t>(Stream::kCourseThread) + t);
-    workers.emplace_back(TimedThread, std::ref(store), seed, std::cref(go),
-                         std::cref(stop), &result.per_thread[t], &checksums[t]);
+    workers.emplace_back(TimedThread, std::ref(store), seed, limit,
+                         std::cref(go), std::cref(stop), std::ref(finished),
+                         &tallies[t]);
   }
   // The clock starts when every thread exists and is released at once.
   const Clock::time_point start = Clock::now();
   const Clock::time_point deadline =
-      start + std::chrono::duration_cast<Clock::duration>(
-                  std::chrono::duration<double>(options.seconds));
+      fixed ? Clock::time_point::max()
+            : start + std::chrono::duration_cast<Clock::duration>(
+                          std::chrono::duration<double>(options.seconds));
   go.store(true, std::memory_order_release);
   if (progress != nullptr) progress->Start("course timed", 0);
-  // Sleep in slices so the progress line can move.
-  for (Clock::time_point now = start; now < deadline; now = Clock::now()) {
+  // Sleep in slices so the progress line can move. With fixed counts the
+  // threads' own finish times are what is timed, so a slice that overshoots
+  // their end costs nothing but the wait.
+  for (Clock::time_point now = start;
+       now < deadline && finished.load(std::memory_order_acquire) < threads;
+       now = Clock::now()) {
     std::this_thread::sleep_for(std::min<Clock::duration>(
         deadline - now, std::chrono::milliseconds(200)));
     if (progress != nullptr) progress->Update(0);
@@ -260,12 +281,16 @@ TimedCourseResult RunTimedCourse(kvlab::KVStore& store,
   stop.store(true, std::memory_order_relaxed);
   for (std::thread& worker : workers) worker.join();
   if (progress != nullptr) progress->Finish();
-  // Until the last join: an operation in flight at the deadline counts.
-  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  for (int t = 0; t < threads; ++t) {
-    result.operations += result.per_thread[t];
-    result.checksum += checksums[t];
+  // Until the last thread's last operation: one in flight at the deadline
+  // counts.
+  Clock::time_point end = start;
+  for (const ThreadTally& tally : tallies) {
+    result.per_thread.push_back(tally.operations);
+    result.operations += tally.operations;
+    result.checksum += tally.checksum;
+    end = std::max(end, tally.finish);
   }
+  result.seconds = std::chrono::duration<double>(end - start).count();
   return result;
 }
 

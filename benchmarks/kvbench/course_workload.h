@@ -19,6 +19,13 @@
 // of a new random course key; GetNth(N) then Delete of that key; GetNth(N);
 // DeleteNth(N). N is random in [0, Size()); Size() is racy, so an
 // out-of-range N just returns false, and still counts as an operation.
+//
+// The mix deletes two pairs for each one it adds, so the store shrinks as it
+// runs, and a faster store shrinks faster: in S seconds it ends smaller, and
+// its later operations are cheaper. Comparing stores at equal work instead,
+// each thread may run a fixed number of operations: with one thread, every
+// store then sees the same operations on the same sizes (the draws depend
+// only on the seed and on Size()), and the rate is operations / wall time.
 
 #ifndef KVBENCH_COURSE_WORKLOAD_H_
 #define KVBENCH_COURSE_WORKLOAD_H_
@@ -70,7 +77,10 @@ absl::StatusOr<CheckedCourseResult> RunCheckedCourse(
 
 struct TimedCourseOptions {
   int threads = 2;
-  double seconds = 2;
+  double seconds = 2;  // ignored if operations_per_thread > 0
+  // If > 0, each thread stops after exactly this many operations instead
+  // of at the deadline.
+  uint64_t operations_per_thread = 0;
   uint64_t seed = 42;
 };
 

@@ -43,6 +43,11 @@ ABSL_FLAG(int64_t, n, 1'000'000,
           "uses all it has)");
 ABSL_FLAG(int64_t, threads, 2, "Threads of the course timed phase");
 ABSL_FLAG(double, seconds, 2, "Seconds of the course timed phase");
+ABSL_FLAG(int64_t, course_ops, 0,
+          "Operations per thread of the course timed phase, in place of "
+          "--seconds (0: run for --seconds). Every store then does the same "
+          "work; in a fixed time a faster store shrinks its data set faster "
+          "(docs/benchmarking.md)");
 ABSL_FLAG(uint64_t, seed, 42, "Seed of every random choice");
 ABSL_FLAG(int64_t, repeat, 1,
           "Runs per (store, data set), each in a fresh child; the table "
@@ -107,6 +112,7 @@ RawOptions ReadFlags() {
   raw.n = absl::GetFlag(FLAGS_n);
   raw.threads = absl::GetFlag(FLAGS_threads);
   raw.seconds = absl::GetFlag(FLAGS_seconds);
+  raw.course_ops = absl::GetFlag(FLAGS_course_ops);
   raw.seed = absl::GetFlag(FLAGS_seed);
   raw.repeat = absl::GetFlag(FLAGS_repeat);
   raw.json = absl::GetFlag(FLAGS_json);
@@ -158,6 +164,7 @@ Row RunRow(const BenchOptions& options, const StoreChoice& store,
   request.phases = options.phases;
   request.threads = options.threads;
   request.seconds = options.seconds;
+  request.course_ops = options.course_ops;
 
   for (int r = 0; r < options.repeat; ++r) {
     ChildOutcome outcome;
@@ -304,6 +311,7 @@ int Main(int argc, char** argv) {
     context.dataset = data;
     context.threads = options.threads;
     context.seconds = options.seconds;
+    context.course_ops = options.course_ops;
     context.repeat = options.repeat;
     context.verify = options.verify;
     context.phases = options.phases.ToString();

@@ -89,6 +89,12 @@ absl::StatusOr<BenchOptions> ValidateOptions(
                    absl::StrCat(raw.seconds, " is out of range (0, 3600]"));
   }
   options.seconds = raw.seconds;
+  if (raw.course_ops < 0 || raw.course_ops > kMaxCourseOps) {
+    return Invalid("course_ops",
+                   absl::StrCat(raw.course_ops, " is out of range [0, ",
+                                kMaxCourseOps, "] (0: run for --seconds)"));
+  }
+  options.course_ops = static_cast<uint64_t>(raw.course_ops);
   if (raw.repeat < 1 || raw.repeat > 1000) {
     return Invalid("repeat",
                    absl::StrCat(raw.repeat, " is out of range [1, 1000]"));

@@ -17,6 +17,7 @@
 namespace kvbench {
 
 inline constexpr int64_t kMaxN = 200'000'000;
+inline constexpr int64_t kMaxCourseOps = 1'000'000'000;
 
 // Which phases run. course_all runs the course phase on every data set; plain
 // course only on the `course` data set.
@@ -45,6 +46,7 @@ struct RawOptions {
   int64_t n = 1'000'000;
   int64_t threads = 2;
   double seconds = 2;
+  int64_t course_ops = 0;
   uint64_t seed = 42;
   int64_t repeat = 1;
   std::string json;
@@ -67,6 +69,8 @@ struct BenchOptions {
   uint64_t n = 0;
   int threads = 0;
   double seconds = 0;
+  // Operations per thread of the course timed phase; 0: run for `seconds`.
+  uint64_t course_ops = 0;
   uint64_t seed = 0;
   int repeat = 0;
   std::string json_path;

@@ -82,11 +82,15 @@ std::vector<std::string> FormatHeader(const RunContext& context) {
       data.note.empty() ? "" : absl::StrCat(" (", data.note, ")"), mark));
   lines.push_back("machine: " + MachineDescription(machine) + mark);
   lines.push_back("build: " + BuildDescription(build) + mark);
+  const std::string course_length =
+      context.course_ops > 0
+          ? absl::StrCat(WithCommas(context.course_ops), " ops")
+          : absl::StrFormat("%g s", context.seconds);
   lines.push_back(absl::StrFormat(
-      "run: phases %s, verify %s, course threads %d x %g s, repeat %d "
+      "run: phases %s, verify %s, course threads %d x %s, repeat %d "
       "(medians), %s%s",
       context.phases, context.verify ? "on" : "off", context.threads,
-      context.seconds, context.repeat, context.date, mark));
+      course_length, context.repeat, context.date, mark));
   return lines;
 }
 
@@ -201,6 +205,7 @@ std::string FormatJsonRecord(const RunContext& context, const Row& row) {
   if (context.unreliable) record.Add("warning", kUnreliableMark);
   record.Add("threads", context.threads)
       .Add("seconds", context.seconds)
+      .Add("course_ops", context.course_ops)
       .Add("repeat", context.repeat)
       .AddBool("verify", context.verify)
       .Add("phases", context.phases)

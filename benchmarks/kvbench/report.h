@@ -23,6 +23,7 @@ struct RunContext {
   DataSetInfo dataset;
   int threads = 0;
   double seconds = 0;
+  uint64_t course_ops = 0;  // per thread; 0: the phase ran for `seconds`
   int repeat = 0;
   bool verify = true;
   std::string phases;

@@ -150,6 +150,7 @@ RunRecord RunBenchmark(const RunRequest& request) {
     TimedCourseOptions timed_options;
     timed_options.threads = request.threads;
     timed_options.seconds = request.seconds;
+    timed_options.operations_per_thread = request.course_ops;
     timed_options.seed = request.seed;
     TimedCourseResult timed = RunTimedCourse(*shared, timed_options, &progress);
     record.Set(m::kCourseOps, timed.operations);

@@ -37,6 +37,7 @@ struct RunRequest {
   PhaseSet phases;
   int threads = 2;
   double seconds = 2;
+  uint64_t course_ops = 0;  // per thread; 0: run for `seconds`
 };
 
 RunRecord RunBenchmark(const RunRequest& request);

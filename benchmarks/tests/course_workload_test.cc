@@ -141,5 +141,52 @@ TEST_F(CourseWorkloadTest, TimedPhaseCountsEveryThreadsOperations) {
   EXPECT_EQ(count, store->Size());
 }
 
+TEST_F(CourseWorkloadTest, FixedCountRunsExactlyThatManyPerThread) {
+  absl::StatusOr<std::unique_ptr<kvlab::KVStore>> made =
+      kvlab::MakeStore("std_map");
+  ASSERT_TRUE(made.ok());
+  std::unique_ptr<kvlab::KVStore> store =
+      kvlab::MakeThreadSafe(*std::move(made));
+  Load(*store);
+  TimedCourseOptions options;
+  options.threads = 2;
+  options.operations_per_thread = 1500;
+  options.seconds = 1e-9;  // ignored: the count decides
+  TimedCourseResult result = RunTimedCourse(*store, options);
+  EXPECT_EQ(result.per_thread, (std::vector<uint64_t>{1500, 1500}));
+  EXPECT_EQ(result.operations, 3000u);
+  EXPECT_GT(result.seconds, 0);
+}
+
+// With one thread the operations depend only on the seed and the sizes the
+// store reports, so two correct stores do exactly the same work: the same
+// answers and the same pairs at the end.
+TEST_F(CourseWorkloadTest, FixedCountGivesEveryStoreTheSameWork) {
+  std::vector<std::pair<std::string, std::string>> final_pairs[2];
+  uint64_t checksums[2] = {};
+  const char* specs[2] = {"std_map", "ctrie"};
+  for (int i = 0; i < 2; ++i) {
+    absl::StatusOr<std::unique_ptr<kvlab::KVStore>> made =
+        kvlab::MakeStore(specs[i]);
+    ASSERT_TRUE(made.ok()) << made.status();
+    std::unique_ptr<kvlab::KVStore> store =
+        kvlab::MakeThreadSafe(*std::move(made));
+    Load(*store);
+    TimedCourseOptions options;
+    options.threads = 1;
+    options.operations_per_thread = 3000;  // more deletes than the 2,000 pairs
+    TimedCourseResult result = RunTimedCourse(*store, options);
+    EXPECT_EQ(result.operations, 3000u) << specs[i];
+    checksums[i] = result.checksum;
+    store->Scan("", [&](std::string_view key, std::string_view value) {
+      final_pairs[i].emplace_back(key, value);
+      return true;
+    });
+  }
+  EXPECT_EQ(checksums[0], checksums[1]);
+  EXPECT_EQ(final_pairs[0], final_pairs[1]);
+  EXPECT_LT(final_pairs[0].size(), data_.size());  // the mix shrank it
+}
+
 }  // namespace
 }  // namespace kvbench

@@ -81,6 +81,7 @@ expect_refusal("--n" --allow_debug --n=0)
 expect_refusal("--n" --allow_debug --n=200000001)
 expect_refusal("std_map" --allow_debug --store=nosuchstore)
 expect_refusal("unknown data set" --allow_debug --dataset=nope)
+expect_refusal("--course_ops" --allow_debug --course_ops=-1)
 if(NOT build_type STREQUAL "Release")
   expect_refusal("WARNING" --n=10 --store=std_map --dataset=course)
 endif()
@@ -106,5 +107,22 @@ execute_process(
 string(FIND "${out}" "== data set course_v3" at)
 if(NOT status EQUAL 0 OR at EQUAL -1)
   message(FATAL_ERROR "kvbench --in_process exited ${status}:\n${out}\n${err}")
+endif()
+# --course_ops: every thread runs exactly that many course operations, and
+# the header and the JSON line say so.
+set(fixed_json "${WORK_DIR}/fixed.jsonl")
+execute_process(
+  COMMAND "${KVBENCH}" --allow_debug --n=1000 --store=ctrie --dataset=course
+          --threads=2 --course_ops=700 "--json=${fixed_json}"
+  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(FIND "${out}" "course threads 2 x 700 ops" at)
+if(NOT status EQUAL 0 OR at EQUAL -1)
+  message(FATAL_ERROR "kvbench --course_ops exited ${status}:\n${out}\n${err}")
+endif()
+file(STRINGS "${fixed_json}" fixed_line)
+string(JSON planned GET "${fixed_line}" course_ops)
+string(JSON done GET "${fixed_line}" metrics course_ops)
+if(NOT planned EQUAL 700 OR NOT done EQUAL 1400)
+  message(FATAL_ERROR "--course_ops=700 x 2 threads: planned ${planned}, did ${done}")
 endif()
 message("kvbench end-to-end: OK")

@@ -16,6 +16,7 @@ TEST(OptionsTest, DefaultsAreValid) {
   EXPECT_EQ(options->n, 1'000'000u);
   EXPECT_EQ(options->threads, 2);
   EXPECT_EQ(options->seconds, 2);
+  EXPECT_EQ(options->course_ops, 0u);  // the course phase runs for seconds
   EXPECT_EQ(options->seed, 42u);
   EXPECT_EQ(options->repeat, 1);
   EXPECT_TRUE(options->verify);
@@ -54,6 +55,25 @@ TEST(OptionsTest, RejectsBadNumbers) {
   RawOptions repeat;
   repeat.repeat = 0;
   EXPECT_FALSE(Validate(repeat).ok());
+}
+
+TEST(OptionsTest, CourseOpsMustBeACountOrZero) {
+  for (int64_t ops : {int64_t{-1}, kMaxCourseOps + 1}) {
+    RawOptions raw;
+    raw.course_ops = ops;
+    absl::StatusOr<BenchOptions> options = Validate(raw);
+    ASSERT_FALSE(options.ok()) << ops;
+    EXPECT_NE(options.status().message().find("--course_ops"),
+              std::string::npos)
+        << options.status();
+  }
+  for (int64_t ops : {int64_t{0}, int64_t{1}, kMaxCourseOps}) {
+    RawOptions raw;
+    raw.course_ops = ops;
+    absl::StatusOr<BenchOptions> options = Validate(raw);
+    ASSERT_TRUE(options.ok()) << options.status();
+    EXPECT_EQ(options->course_ops, uint64_t(ops));
+  }
 }
 
 TEST(OptionsTest, UnknownStoreListsWhatExists) {

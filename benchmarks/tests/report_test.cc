@@ -63,6 +63,15 @@ TEST(ReportTest, HeaderNamesEverythingAndMarksUnreliableBuilds) {
   }
 }
 
+TEST(ReportTest, HeaderSaysWhenTheCourseRanAFixedCount) {
+  RunContext context = Context(false);
+  context.course_ops = 250'000;
+  const std::string all = absl::StrJoin(FormatHeader(context), "\n");
+  EXPECT_NE(all.find("course threads 2 x 250,000 ops"), std::string::npos)
+      << all;
+  EXPECT_EQ(all.find("x 2 s"), std::string::npos) << all;
+}
+
 TEST(ReportTest, TableIsAlignedAndShowsWhyRowsDidNotRun) {
   Row skipped;
   skipped.store = "bst";

@@ -68,6 +68,12 @@ def datasets_in_order(records):
     return seen
 
 
+def course_length(record):
+    """How long each course thread ran: a fixed count of operations, or a time."""
+    ops = record.get("course_ops", 0)
+    return "%s ops" % format(ops, ",") if ops else "%g s" % record["seconds"]
+
+
 def header_lines(records):
     first = records[0]
     m, b = first["machine"], first["build"]
@@ -78,8 +84,8 @@ def header_lines(records):
         "build: %s, sanitizer %s, %s, flags '%s', %s"
         % (b["type"], b["sanitizer"] or "none", b["compiler"], b["flags"],
            b.get("allocator") or "glibc malloc"),
-        "run: course threads %d x %g s, repeat %d, verify %s, %s to %s"
-        % (first["threads"], first["seconds"], first["repeat"],
+        "run: course threads %d x %s, repeat %d, verify %s, %s to %s"
+        % (first["threads"], course_length(first), first["repeat"],
            "on" if first["verify"] else "off",
            min(r["date"] for r in records), max(r["date"] for r in records)),
     ]
