@@ -27,19 +27,24 @@ ExtendedRecord* MemoryManager::Record(HyperionPointer hp) const {
   return reinterpret_cast<ExtendedRecord*>((*superbins_)[0].Locate(hp).address);
 }
 
-HyperionPointer MemoryManager::AllocateExtended(size_t size) {
+HyperionPointer MemoryManager::AllocateExtended(size_t size, Fit fit) {
   const ChunkLocation chunk = (*superbins_)[0].Allocate();
   UnpoisonRegion(chunk.address, kExtendedRecordSize);
   auto* record = reinterpret_cast<ExtendedRecord*>(chunk.address);
   record->flags = ExtendedRecord::kSingle;
-  ResizeBlock(record, size);
+  ResizeBlock(record, size,
+              fit == Fit::kExact ? ExactHeldSize(size) : ExtendedHeldSize(size));
   return chunk.hp;
 }
 
 void MemoryManager::ResizeBlock(ExtendedRecord* record, size_t new_size) {
+  ResizeBlock(record, new_size, HeldSizeAfterResize(record->held(), new_size));
+}
+
+void MemoryManager::ResizeBlock(ExtendedRecord* record, size_t new_size,
+                                size_t new_held) {
   const size_t old_size = record->requested;
   const size_t old_held = record->held();
-  const size_t new_held = new_size == 0 ? 0 : ExtendedHeldSize(new_size);
   char* block = record->block;
   if (new_held == old_held) {
     // The common case of a 32-byte growth: the over-allocation absorbs it.
@@ -82,7 +87,7 @@ void MemoryManager::FreeExtended(HyperionPointer hp) {
   const size_t count =
       record->flags == ExtendedRecord::kChainHead ? kChainLength : 1;
   assert(count == kChainLength || record->flags == ExtendedRecord::kSingle);
-  for (size_t i = 0; i < count; ++i) ResizeBlock(record + i, 0);
+  for (size_t i = 0; i < count; ++i) ResizeBlock(record + i, 0, 0);
   std::memset(record, 0, count * kExtendedRecordSize);
   PoisonRegion(record, count * kExtendedRecordSize);
   (*superbins_)[0].Free(hp, count);

@@ -3,8 +3,9 @@
 // over-allocation, two bytes of flags).
 //
 // Invariants: block is null iff requested is 0; the block holds
-// requested + overallocation == ExtendedHeldSize(requested) bytes, and the
-// bytes past `requested` are zero (and poisoned under ASan).
+// requested + overallocation bytes, from ExactHeldSize(requested) (an
+// exact-fit block) to ExtendedHeldSize(requested) (one with room to grow),
+// and the bytes past `requested` are zero (and poisoned under ASan).
 
 #ifndef KVLAB_STAGE5_SRC_EXTENDED_RECORD_H_
 #define KVLAB_STAGE5_SRC_EXTENDED_RECORD_H_

@@ -268,7 +268,10 @@ class HyperionStore final : public KVStore {
   // a suffix, an embedded container or a new container. Returns its kind.
   ChildKind BuildChild(const Entry* entries, size_t n, size_t depth,
                        std::string* out);
-  HyperionPointer NewContainer(std::string_view payload);
+  // A container holding `payload` (nodes, after the header), with its free
+  // tail under 32 bytes.
+  HyperionPointer NewContainer(std::string_view payload,
+                               Fit fit = Fit::kRoomToGrow);
 
   // --- changing containers (splice.cc)
   uint8_t* Base(const LevelPath& levels, size_t i) const {

@@ -36,12 +36,12 @@ MemoryManager::~MemoryManager() {
   });
 }
 
-HyperionPointer MemoryManager::Allocate(size_t size) {
+HyperionPointer MemoryManager::Allocate(size_t size, Fit fit) {
   assert(!compacting_);  // would allocate in a bin being emptied
   if (size == 0) return HyperionPointer();
   assert(size <= kMaxAllocation);
   const uint32_t superbin = SuperbinForSize(size);
-  if (superbin == 0) return AllocateExtended(size);
+  if (superbin == 0) return AllocateExtended(size, fit);
   const ChunkLocation chunk = (*superbins_)[superbin].Allocate();
   // Free chunks are kept zeroed, so the new chunk is zero already.
   UnpoisonRegion(chunk.address, size);
@@ -189,7 +189,8 @@ std::string MemoryManager::CheckConsistency() const {
       const bool has_block = record->block != nullptr;
       if (has_block != (record->requested != 0) ||
           (has_block &&
-           record->held() != ExtendedHeldSize(record->requested)) ||
+           (record->held() < ExactHeldSize(record->requested) ||
+            record->held() > ExtendedHeldSize(record->requested))) ||
           (!has_block && record->overallocation != 0)) {
         error = "extended record with a wrong size or block";
       }

@@ -143,7 +143,9 @@ void HyperionStore::SplitIfLarge(LevelPath* levels, size_t i) {
 
   mm_.Free(level.hp);
   if (dir != nullptr) mm_.Free(level.split);
-  piece_a.hp = NewContainer(first);
+  // Keys put in ascending order never come back to the first piece, so it
+  // gets no room to grow; a later Put there moves it to a block that has.
+  piece_a.hp = NewContainer(first, Fit::kExact);
   piece_b.hp = NewContainer(second);
   const uint64_t keys_a = CountKeys(hyperion::WholeContainer(
       static_cast<const uint8_t*>(mm_.Resolve(piece_a.hp))));

@@ -123,6 +123,50 @@ TEST(MemoryManagerTest, ExtendedGrowthReallocatesOnlyAtStepEdges) {
   EXPECT_EQ(mm.Stats().superbins[0].extended_heap_bytes, 0u);
 }
 
+TEST(MemoryManagerTest, ExactFitHoldsNoRoomUntilItGrows) {
+  MemoryManager mm;
+  // Small sizes take a chunk whatever the fit.
+  const HyperionPointer small = mm.Allocate(100, Fit::kExact);
+  EXPECT_EQ(small.superbin(), 4u);
+  mm.Free(small);
+
+  HyperionPointer hp = mm.Allocate(4128, Fit::kExact);
+  const HyperionPointer first = hp;
+  const auto held = [&] { return mm.Stats().superbins[0].held_bytes; };
+  EXPECT_EQ(held(), 4128u);
+  auto* bytes = static_cast<uint8_t*>(mm.Resolve(hp));
+  for (size_t i = 0; i < 4128; ++i) ASSERT_EQ(bytes[i], 0) << i;
+  bytes[0] = 1;
+  bytes[4127] = 2;
+  EXPECT_EQ(mm.CheckConsistency(), "");
+
+  // A shrink within the step stays in place, the freed bytes zero.
+  hp = mm.Reallocate(hp, 4096);
+  EXPECT_EQ(held(), 4096u);
+  hp = mm.Reallocate(hp, 4128);
+  EXPECT_EQ(held(), 4352u);  // the first growth gets the step's room
+  bytes = static_cast<uint8_t*>(mm.Resolve(hp));
+  EXPECT_EQ(bytes[0], 1);
+  EXPECT_EQ(bytes[4127], 0);
+  hp = mm.Reallocate(hp, 4352);
+  EXPECT_EQ(held(), 4352u);  // and grows in place from then on
+  EXPECT_EQ(hp, first);
+  EXPECT_EQ(mm.CheckConsistency(), "");
+
+  // An exact block shrinking by 32 bytes keeps its block: its bytes past the
+  // new size are zero, and it still passes the consistency check.
+  const HyperionPointer other = mm.Allocate(4160, Fit::kExact);
+  static_cast<uint8_t*>(mm.Resolve(other))[4159] = 7;
+  EXPECT_EQ(mm.Reallocate(other, 4128), other);
+  EXPECT_EQ(mm.Stats().superbins[0].held_bytes, 4352u + 4160u);
+  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.Reallocate(other, 4160), other);
+  EXPECT_EQ(static_cast<uint8_t*>(mm.Resolve(other))[4159], 0);
+  mm.Free(other);
+  mm.Free(hp);
+  EXPECT_EQ(mm.Stats().superbins[0].extended_heap_bytes, 0u);
+}
+
 TEST(MemoryManagerTest, BinsAreMappedOnDemandAndReturnedWhenEmpty) {
   MemoryManager mm;
   std::vector<HyperionPointer> hps;

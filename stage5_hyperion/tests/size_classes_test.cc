@@ -34,6 +34,33 @@ TEST(SizeClassesTest, ExtendedStepEdges) {
   EXPECT_EQ(ExtendedHeldSize(kMaxAllocation) - kMaxAllocation, 1u);
 }
 
+TEST(SizeClassesTest, ExactFitRoundsTo32Only) {
+  EXPECT_EQ(ExactHeldSize(2017), 2048u);
+  EXPECT_EQ(ExactHeldSize(2049), 2080u);
+  EXPECT_EQ(ExactHeldSize(4128), 4128u);
+  EXPECT_EQ(ExactHeldSize(8193), 8224u);
+  EXPECT_EQ(ExactHeldSize(16385), 16416u);
+}
+
+TEST(SizeClassesTest, HeldSizeAfterResize) {
+  // A block with room to grow: in place while the step-rounded size is the
+  // same, else the new size's step-rounded one (the paper's rule).
+  EXPECT_EQ(HeldSizeAfterResize(2304, 2080), 2304u);
+  EXPECT_EQ(HeldSizeAfterResize(2304, 2304), 2304u);
+  EXPECT_EQ(HeldSizeAfterResize(2304, 2336), 2560u);
+  EXPECT_EQ(HeldSizeAfterResize(2304, 2048), 2048u);
+  EXPECT_EQ(HeldSizeAfterResize(9216, 8192), 8192u);
+  // An exact block moves to a block with room at its first growth, and
+  // stays in place when it shrinks within its step.
+  EXPECT_EQ(HeldSizeAfterResize(4128, 4160), 4352u);
+  EXPECT_EQ(HeldSizeAfterResize(4160, 4128), 4160u);
+  EXPECT_EQ(HeldSizeAfterResize(4128, 4096), 4096u);
+  EXPECT_EQ(HeldSizeAfterResize(4128, 4128), 4128u);
+  // New blocks (held 0) and frees.
+  EXPECT_EQ(HeldSizeAfterResize(0, 2080), 2304u);
+  EXPECT_EQ(HeldSizeAfterResize(4352, 0), 0u);
+}
+
 // Each boundary through the manager: the superbin it lands in, what it
 // holds, and that the bytes are usable and zero.
 TEST(SizeClassesTest, ManagerHonoursEveryBoundary) {

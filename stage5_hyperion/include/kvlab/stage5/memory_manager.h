@@ -12,7 +12,8 @@
 // Requests of 1..2016 bytes get a chunk of the next multiple of 32 bytes
 // from superbins 1..63, packed 4,096 to an mmap'd bin. Larger requests get
 // a 16-byte extended record in superbin 0 that owns a heap block growing in
-// coarse steps (size_classes.h). A chained pointer owns 8 consecutive
+// coarse steps (size_classes.h), or, allocated with Fit::kExact, rounded to
+// 32 bytes until it first grows. A chained pointer owns 8 consecutive
 // extended records (slots), each with its own heap block, for the trie's
 // split containers.
 //
@@ -82,7 +83,9 @@ class MemoryManager {
   ~MemoryManager();
 
   // A pointer to `size` zero bytes (size <= kMaxAllocation); null for 0.
-  HyperionPointer Allocate(size_t size);
+  // `fit` matters only past kMaxSmallSize: kExact leaves out the heap
+  // block's over-allocation, for memory that is not expected to grow.
+  HyperionPointer Allocate(size_t size, Fit fit = Fit::kRoomToGrow);
   // Resizes `hp`'s allocation to `new_size` bytes, as described above.
   // Reallocate(null, n) is Allocate(n); Reallocate(hp, 0) frees hp and
   // returns null. `hp` must not be chained.
@@ -147,9 +150,12 @@ class MemoryManager {
   std::string CheckConsistency() const;
 
  private:
-  HyperionPointer AllocateExtended(size_t size);
+  HyperionPointer AllocateExtended(size_t size, Fit fit);
   ExtendedRecord* Record(HyperionPointer hp) const;
-  // Resizes the heap block of `record` (0 frees it), keeping the contract.
+  // Resizes the heap block of `record` to hold `new_size` bytes in a block
+  // of `new_held` (0 frees it), keeping the contract.
+  void ResizeBlock(ExtendedRecord* record, size_t new_size, size_t new_held);
+  // The same, the block size by HeldSizeAfterResize.
   void ResizeBlock(ExtendedRecord* record, size_t new_size);
   void ResizeSmallInPlace(HyperionPointer hp, size_t new_size);
   void FreeSmall(HyperionPointer hp);

@@ -55,6 +55,29 @@ constexpr size_t ExtendedHeldSize(size_t size) {
   return (size + step - 1) / step * step;
 }
 
+// The heap block size of an exact-fit extended allocation (Fit::kExact):
+// `size` rounded up to 32 bytes only.
+constexpr size_t ExactHeldSize(size_t size) {
+  return (size + kSizeStep - 1) / kSizeStep * kSizeStep;
+}
+
+// The heap block size after resizing a block that holds `held` bytes to
+// `size` bytes (0 frees it): in place while `size` fits and `held` is no
+// more than the step-rounded size would be (so an exact-fit block that
+// shrinks stays where it is), else `size` rounded up to its step.
+constexpr size_t HeldSizeAfterResize(size_t held, size_t size) {
+  if (size == 0) return 0;
+  const size_t rounded = ExtendedHeldSize(size);
+  return size <= held && held <= rounded ? held : rounded;
+}
+
+// How much room an allocation past kMaxSmallSize bytes gets.
+enum class Fit {
+  kRoomToGrow,  // its step's over-allocation (ExtendedHeldSize)
+  kExact,       // 32-byte rounding only (ExactHeldSize); its first growth
+                // moves it to an ordinary block
+};
+
 }  // namespace kvlab::stage5
 
 #endif  // KVLAB_STAGE5_SIZE_CLASSES_H_
