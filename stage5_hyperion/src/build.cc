@@ -85,8 +85,7 @@ ChildKind HyperionStore::BuildChild(const Entry* entries, size_t n,
   return ChildKind::kPointer;
 }
 
-HyperionPointer HyperionStore::NewContainer(std::string_view payload,
-                                            Fit fit) {
+HyperionPointer HyperionStore::NewContainer(std::string_view payload, Fit fit) {
   const uint32_t used = uint32_t(hyperion::kHeaderBytes + payload.size());
   const uint32_t size = hyperion::RoundUpToStep(used);
   const HyperionPointer hp = mm_.Allocate(size, fit);

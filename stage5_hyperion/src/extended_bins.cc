@@ -32,8 +32,9 @@ HyperionPointer MemoryManager::AllocateExtended(size_t size, Fit fit) {
   UnpoisonRegion(chunk.address, kExtendedRecordSize);
   auto* record = reinterpret_cast<ExtendedRecord*>(chunk.address);
   record->flags = ExtendedRecord::kSingle;
-  ResizeBlock(record, size,
-              fit == Fit::kExact ? ExactHeldSize(size) : ExtendedHeldSize(size));
+  ResizeBlock(
+      record, size,
+      fit == Fit::kExact ? ExactHeldSize(size) : ExtendedHeldSize(size));
   return chunk.hp;
 }
 

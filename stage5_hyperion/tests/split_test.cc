@@ -194,9 +194,8 @@ TEST(HyperionSplit, KeysInOrderCostAlmostNothingExtra) {
   constexpr uint64_t kKeys = 200'000;  // three full containers of 65,536
   uint64_t bytes[2] = {};
   for (int splits = 0; splits < 2; ++splits) {
-    HyperionStore store(
-        HyperionOptions{.split_above = splits ? HyperionOptions().split_above
-                                              : 0u});
+    HyperionStore store(HyperionOptions{
+        .split_above = splits ? HyperionOptions().split_above : 0u});
     for (uint64_t i = 0; i < kKeys; ++i) {
       std::string key(8, '\0');
       for (int b = 0; b < 8; ++b) key[7 - b] = char(uint8_t(i >> (8 * b)));
