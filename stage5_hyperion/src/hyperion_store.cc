@@ -52,15 +52,17 @@ HyperionStore::HyperionStore(const HyperionOptions& options)
     : options_(Capped(options)) {}
 
 std::optional<size_t> HyperionStore::MemoryUsage() const {
-  // What the trie holds: chunks in use (whole 32-byte classes) and heap
-  // blocks, the manager's bin and metabin descriptors, the manager and this
-  // object. Mapped but never-used chunks of a bin are address space, not
-  // memory, and the cache of empty segments is reuse capacity; neither is
-  // counted (docs/stage5_hyperion.md compares this with RssAnon).
+  // What the trie holds: the bins' pages that hold a chunk in use (with the
+  // free chunks that share them: fragmentation the system cannot take
+  // back), the heap blocks, the manager's bin and metabin descriptors, the
+  // manager and this object. Pages of free chunks were given back, pages
+  // never used are address space, and the cache of empty segments holds no
+  // page; none is counted (docs/stage5_hyperion.md compares this with
+  // RssAnon).
   const MemoryStats stats = mm_.Stats();
   const SuperbinStats total = stats.Total();
-  return total.held_bytes + total.metadata_bytes + stats.manager_bytes +
-         sizeof(*this);
+  return mm_.HeldPageBytes() + total.extended_heap_bytes +
+         total.metadata_bytes + stats.manager_bytes + sizeof(*this);
 }
 
 }  // namespace kvlab::stage5

@@ -133,8 +133,9 @@ class HyperionStore final : public KVStore {
   uint64_t Scan(std::string_view start, ScanVisitor visitor) const override;
   uint64_t Size() const override { return size_; }
   std::string_view Name() const override { return "hyperion"; }
-  // The memory manager's footprint without its cache of empty segments,
-  // plus this object.
+  // The memory manager's footprint without its cache of empty segments
+  // (the bins' pages that hold a chunk in use, heap blocks, descriptors),
+  // plus this object. O(bins + chunks in use).
   std::optional<size_t> MemoryUsage() const override;
 
   // Moves the trie's chunks out of the memory manager's sparsest bins and

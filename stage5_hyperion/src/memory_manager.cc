@@ -160,6 +160,12 @@ MemoryStats MemoryManager::Stats() const {
   return stats;
 }
 
+uint64_t MemoryManager::HeldPageBytes() const {
+  uint64_t pages = 0;
+  for (const Superbin& superbin : *superbins_) pages += superbin.held_pages();
+  return pages * PageSize();
+}
+
 std::string MemoryManager::CheckConsistency() const {
   std::array<uint64_t, kSuperbins> requested = {};
   uint64_t heap_bytes = 0;

@@ -1,6 +1,7 @@
 #include "superbin.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
@@ -38,6 +39,46 @@ uint64_t Superbin::reserved_chunks() const {
   if (id_ != 0 || metabins_.empty() || metabins_[0] == nullptr) return 0;
   const Bin* bin = metabins_[0]->bins[0];
   return bin == nullptr ? 0 : bin->reserved;
+}
+
+namespace {
+
+// The pages of `bin` that hold part of a chunk in use or of its kept chunk,
+// each counted once: by the page invariant (superbin.h), the pages of its
+// segment that the manager keeps resident.
+uint64_t HeldPagesOf(const Bin& bin, size_t chunk_size, size_t page_size) {
+  uint64_t pages = 0;
+  size_t next_page = 0;  // pages below it are counted already
+  for (size_t w = 0; w < Bin::kWords; ++w) {
+    uint64_t held = ~bin.free_map[w];
+    if (bin.kept_chunk != kNoKeptChunk && bin.kept_chunk / 64 == w) {
+      held |= uint64_t{1} << (bin.kept_chunk % 64);
+    }
+    // Chunks come in ascending order, so their pages do too.
+    for (; held != 0; held &= held - 1) {
+      const size_t chunk = w * 64 + size_t(std::countr_zero(held));
+      const size_t first = std::max(chunk * chunk_size / page_size, next_page);
+      const size_t end = ((chunk + 1) * chunk_size - 1) / page_size + 1;
+      if (end > first) {
+        pages += end - first;
+        next_page = end;
+      }
+    }
+  }
+  return pages;
+}
+
+}  // namespace
+
+uint64_t Superbin::held_pages() const {
+  uint64_t pages = 0;
+  for (const Metabin* metabin : metabins_) {
+    if (metabin == nullptr) continue;
+    for (const Bin* bin : metabin->bins) {
+      if (bin != nullptr) pages += HeldPagesOf(*bin, chunk_size_, PageSize());
+    }
+  }
+  return pages;
 }
 
 uint64_t Superbin::metadata_bytes() const {

@@ -126,6 +126,9 @@ class Superbin {
   uint64_t bins() const { return bins_; }
   uint64_t metabins() const { return metabin_count_; }
   uint64_t metadata_bytes() const;
+  // Pages of the bins' segments that hold part of a chunk in use or of a
+  // bin's kept chunk: the ones kept resident. O(bins + chunks in use).
+  uint64_t held_pages() const;
   // Pages returned to the system since Init (a page touched again and
   // returned again counts twice).
   uint64_t pages_returned() const { return pages_returned_; }

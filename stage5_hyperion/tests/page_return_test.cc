@@ -177,6 +177,44 @@ TEST_F(PageReturnTest, FreesBelowAReturnedPageDoNotReturnItAgain) {
 
 // A compaction empties a sparse bin into a dense one's holes: the emptied
 // bin's pages go back in one call when it is released, not chunk by chunk.
+// HeldPageBytes (what MemoryUsage counts for the bins) is exactly what the
+// kernel says is resident, through frees that leave pages wholly free,
+// partly free and shared by two chunks, the kept chunk, and allocations
+// back into them. 96-byte chunks straddle page boundaries.
+TEST_F(PageReturnTest, HeldPageBytesAreTheResidentPages) {
+  for (const size_t chunk_size :
+       {size_t{32}, size_t{96}, size_t{1024}, size_t{2016}}) {
+    FullBin bin(chunk_size);
+    const auto expect_resident = [&](const char* step) {
+      EXPECT_EQ(bin.mm().HeldPageBytes(), bin.ResidentPages() * kPage)
+          << "chunk size " << chunk_size << ", " << step;
+    };
+    expect_resident("full");
+    uint64_t x = 12345;  // a fixed pseudo-random pattern
+    std::vector<size_t> freed;
+    for (size_t i = 0; i < kChunksPerBin; ++i) {
+      x = x * 6364136223846793005u + 1442695040888963407u;
+      // Runs of free chunks long enough to empty whole pages (the first
+      // one from chunk 0, so the lowest free chunk's wholly free page is
+      // kept), and single free chunks between live ones.
+      if ((x >> 60) < 9 || (i / 200) % 3 == 0) {
+        bin.Free(i);
+        freed.push_back(i);
+      }
+    }
+    expect_resident("after the frees");
+    // Allocations take the lowest free chunks: a seventh of them, in order,
+    // each written as the trie writes a new chunk (a page comes back into
+    // the resident set when touched).
+    for (size_t k = 0; k < freed.size() / 7; ++k) {
+      bin.Allocate(freed[k]);
+      std::memset(bin.mm().Resolve(bin.chunk(freed[k])), 0xcd, chunk_size);
+    }
+    expect_resident("after allocating some back");
+    EXPECT_EQ(bin.mm().CheckConsistency(), "");
+  }
+}
+
 TEST_F(PageReturnTest, ACompactedBinIsReturnedWhole) {
   MemoryManager mm;
   std::vector<HyperionPointer> all, live;

@@ -189,7 +189,7 @@ TEST(HyperionSplit, ZeroTurnsSplitsOff) {
 // Keys put in ascending order fill each piece once and never come back to
 // it: a piece cut off then gets no room to grow (Fit::kExact), so splitting
 // costs only the directories and the pieces' headers. With the room, it
-// cost 0.44 B/key on 10M seq_int.
+// cost 0.4 B/key on 10M seq_int.
 TEST(HyperionSplit, KeysInOrderCostAlmostNothingExtra) {
   constexpr uint64_t kKeys = 200'000;  // three full containers of 65,536
   uint64_t bytes[2] = {};
@@ -205,7 +205,9 @@ TEST(HyperionSplit, KeysInOrderCostAlmostNothingExtra) {
     EXPECT_EQ(store.splits() > 100, splits == 1) << store.splits();
     bytes[splits] = *store.MemoryUsage();
   }
-  EXPECT_LT(double(bytes[1]) - double(bytes[0]), 0.1 * kKeys)
+  // The directories' few pages are 0.14 B/key at this size; the room was
+  // another 0.5.
+  EXPECT_LT(double(bytes[1]) - double(bytes[0]), 0.25 * kKeys)
       << "with splits " << bytes[1] << " B, without " << bytes[0] << " B";
 }
 

@@ -145,6 +145,11 @@ class MemoryManager {
 
   // Counters kept on every call; O(superbins).
   MemoryStats Stats() const;
+  // Bytes of the bins' pages that hold part of a chunk in use (or of a
+  // bin's kept chunk, above): what the bins keep resident, their free
+  // chunks on those pages included. Cached empty segments hold none.
+  // O(bins + chunks in use).
+  uint64_t HeldPageBytes() const;
   // Walks every bin and record, recounts, and compares with Stats() and
   // the structures' invariants. Returns "" or the first violation. O(size).
   std::string CheckConsistency() const;
