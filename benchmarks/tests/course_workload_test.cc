@@ -25,6 +25,17 @@ class CourseWorkloadTest : public ::testing::Test {
       ASSERT_TRUE(store.Put(data_.key(i), data_.value(i)).ok());
     }
   }
+  // Store `spec` holding the data set, behind the reader-writer wrapper.
+  std::unique_ptr<kvlab::KVStore> LoadedThreadSafe(std::string_view spec) {
+    absl::StatusOr<std::unique_ptr<kvlab::KVStore>> made =
+        kvlab::MakeStore(spec);
+    EXPECT_TRUE(made.ok()) << made.status();
+    if (!made.ok()) return nullptr;
+    std::unique_ptr<kvlab::KVStore> store =
+        kvlab::MakeThreadSafe(*std::move(made));
+    Load(*store);
+    return store;
+  }
   DataSet data_;
 };
 
@@ -108,12 +119,8 @@ TEST_F(CourseWorkloadTest, CheckedPhaseStopsAtItsTimeCap) {
 }
 
 TEST_F(CourseWorkloadTest, TimedPhaseCountsEveryThreadsOperations) {
-  absl::StatusOr<std::unique_ptr<kvlab::KVStore>> made =
-      kvlab::MakeStore("std_map");
-  ASSERT_TRUE(made.ok());
-  std::unique_ptr<kvlab::KVStore> store =
-      kvlab::MakeThreadSafe(*std::move(made));
-  Load(*store);
+  std::unique_ptr<kvlab::KVStore> store = LoadedThreadSafe("std_map");
+  ASSERT_NE(store, nullptr);
   TimedCourseOptions options;
   options.threads = 3;
   options.seconds = 0.2;
@@ -142,12 +149,8 @@ TEST_F(CourseWorkloadTest, TimedPhaseCountsEveryThreadsOperations) {
 }
 
 TEST_F(CourseWorkloadTest, FixedCountRunsExactlyThatManyPerThread) {
-  absl::StatusOr<std::unique_ptr<kvlab::KVStore>> made =
-      kvlab::MakeStore("std_map");
-  ASSERT_TRUE(made.ok());
-  std::unique_ptr<kvlab::KVStore> store =
-      kvlab::MakeThreadSafe(*std::move(made));
-  Load(*store);
+  std::unique_ptr<kvlab::KVStore> store = LoadedThreadSafe("std_map");
+  ASSERT_NE(store, nullptr);
   TimedCourseOptions options;
   options.threads = 2;
   options.operations_per_thread = 1500;
@@ -166,12 +169,8 @@ TEST_F(CourseWorkloadTest, FixedCountGivesEveryStoreTheSameWork) {
   uint64_t checksums[2] = {};
   const char* specs[2] = {"std_map", "ctrie"};
   for (int i = 0; i < 2; ++i) {
-    absl::StatusOr<std::unique_ptr<kvlab::KVStore>> made =
-        kvlab::MakeStore(specs[i]);
-    ASSERT_TRUE(made.ok()) << made.status();
-    std::unique_ptr<kvlab::KVStore> store =
-        kvlab::MakeThreadSafe(*std::move(made));
-    Load(*store);
+    std::unique_ptr<kvlab::KVStore> store = LoadedThreadSafe(specs[i]);
+    ASSERT_NE(store, nullptr);
     TimedCourseOptions options;
     options.threads = 1;
     options.operations_per_thread = 3000;  // more deletes than the 2,000 pairs
