@@ -24,7 +24,7 @@ void OutOfMemory(size_t size) {
 
 ExtendedRecord* MemoryManager::Record(HyperionPointer hp) const {
   assert(hp.superbin() == 0);
-  return reinterpret_cast<ExtendedRecord*>((*superbins_)[0].Locate(hp).address);
+  return reinterpret_cast<ExtendedRecord*>((*superbins_)[0].Address(hp));
 }
 
 HyperionPointer MemoryManager::AllocateExtended(size_t size, Fit fit) {

@@ -121,7 +121,7 @@ void* MemoryManager::Resolve(HyperionPointer hp) const {
     assert(record->flags == ExtendedRecord::kSingle);
     return record->block;
   }
-  return (*superbins_)[hp.superbin()].Locate(hp).address;
+  return (*superbins_)[hp.superbin()].Address(hp);
 }
 
 size_t MemoryManager::Size(HyperionPointer hp) const {

@@ -84,7 +84,8 @@ uint64_t Superbin::held_pages() const {
 uint64_t Superbin::metadata_bytes() const {
   const uint64_t per_bin = sizeof(Bin) + (id_ == 0 ? 0 : kChunksPerBin);
   return metabin_count_ * sizeof(Metabin) + bins_ * per_bin +
-         metabins_.capacity() * sizeof(Metabin*);
+         metabins_.capacity() * sizeof(Metabin*) +
+         segments_.capacity() * sizeof(char*);
 }
 
 ChunkLocation Superbin::Allocate() {
@@ -299,6 +300,9 @@ Bin* Superbin::CreateBin(Metabin* metabin, uint32_t metabin_id,
     bin->reserved = 1;
   }
   metabin->bins[bin_id] = bin;
+  const size_t index = size_t{metabin_id} * kBinsPerMetabin + bin_id;
+  if (index >= segments_.size()) segments_.resize(index + 1, nullptr);
+  segments_[index] = bin->segment;
   ++metabin->live_bins;
   ++bins_;
   return bin;
@@ -313,6 +317,14 @@ void Superbin::ReleaseBin(Metabin* metabin, uint32_t metabin_id,
   delete[] bin->slack;
   delete bin;
   metabin->bins[bin_id] = nullptr;
+  segments_[size_t{metabin_id} * kBinsPerMetabin + bin_id] = nullptr;
+  // The table ends at the highest bin that exists, and gives its memory
+  // back as it shrinks, so that a store emptied out holds what a new one
+  // does.
+  while (!segments_.empty() && segments_.back() == nullptr) {
+    segments_.pop_back();
+  }
+  if (segments_.size() * 2 <= segments_.capacity()) segments_.shrink_to_fit();
   --bins_;
   if (--metabin->live_bins == 0) ReleaseMetabin(metabin_id);
 }
@@ -354,6 +366,16 @@ void Superbin::ListRemove(uint32_t metabin_id) {
 std::string Superbin::Check() const {
   const std::string where = absl::StrCat("superbin ", id_, ": ");
   uint64_t in_use = 0, bins = 0, metabins = 0, evacuating = 0;
+  for (size_t index = 0; index < segments_.size(); ++index) {
+    const size_t metabin_id = index / kBinsPerMetabin;
+    const Metabin* metabin =
+        metabin_id < metabins_.size() ? metabins_[metabin_id] : nullptr;
+    const Bin* bin =
+        metabin == nullptr ? nullptr : metabin->bins[index % kBinsPerMetabin];
+    if (segments_[index] != (bin == nullptr ? nullptr : bin->segment)) {
+      return absl::StrCat(where, "segment table wrong at bin ", index);
+    }
+  }
   for (uint32_t metabin_id = 0; metabin_id < metabins_.size(); ++metabin_id) {
     const Metabin* metabin = metabins_[metabin_id];
     if (metabin == nullptr) continue;
@@ -362,6 +384,11 @@ std::string Superbin::Check() const {
     for (uint32_t bin_id = 0; bin_id < kBinsPerMetabin; ++bin_id) {
       const Bin* bin = metabin->bins[bin_id];
       const bool not_full = TestBit(metabin->not_full, bin_id);
+      if (bin != nullptr &&
+          size_t{metabin_id} * kBinsPerMetabin + bin_id >= segments_.size()) {
+        return absl::StrCat(where, "bin ", metabin_id, "/", bin_id,
+                            " missing from the segment table");
+      }
       if (bin == nullptr) {
         if (!not_full) return absl::StrCat(where, "absent bin marked full");
         continue;

@@ -43,6 +43,7 @@
 #ifndef KVLAB_STAGE5_SRC_SUPERBIN_H_
 #define KVLAB_STAGE5_SRC_SUPERBIN_H_
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -113,6 +114,15 @@ class Superbin {
 
   // The chunk `hp` names, which must be in use.
   ChunkLocation Locate(HyperionPointer hp) const;
+  // Its address alone: one load from the segment table, where Locate
+  // also reads the metabin's and the bin's descriptors.
+  char* Address(HyperionPointer hp) const {
+    assert(Locate(hp).address ==
+           segments_[hp.metabin() * kBinsPerMetabin + hp.bin()] +
+               hp.chunk() * chunk_size_);
+    return segments_[hp.metabin() * kBinsPerMetabin + hp.bin()] +
+           hp.chunk() * chunk_size_;
+  }
   // True if `hp` names an existing bin and its chunk is in use.
   bool InUse(HyperionPointer hp) const;
 
@@ -182,6 +192,10 @@ class Superbin {
   size_t chunk_size_ = 0;
   SegmentCache* cache_ = nullptr;
   std::vector<Metabin*> metabins_;  // nullptr for absent metabins
+  // Each bin's segment by metabin * kBinsPerMetabin + bin, nullptr for
+  // absent bins, up to the highest bin created: resolving a pointer reads
+  // this entry and no descriptor (a descriptor is a cache miss of its own).
+  std::vector<char*> segments_;
   uint16_t list_[kListCapacity] = {};
   size_t list_size_ = 0;
   uint64_t chunks_in_use_ = 0;
