@@ -117,11 +117,10 @@ class Superbin {
   // Its address alone: one load from the segment table, where Locate
   // also reads the metabin's and the bin's descriptors.
   char* Address(HyperionPointer hp) const {
-    assert(Locate(hp).address ==
-           segments_[hp.metabin() * kBinsPerMetabin + hp.bin()] +
-               hp.chunk() * chunk_size_);
-    return segments_[hp.metabin() * kBinsPerMetabin + hp.bin()] +
-           hp.chunk() * chunk_size_;
+    char* const address = segments_[hp.metabin() * kBinsPerMetabin + hp.bin()] +
+                          hp.chunk() * chunk_size_;
+    assert(Locate(hp).address == address);
+    return address;
   }
   // True if `hp` names an existing bin and its chunk is in use.
   bool InUse(HyperionPointer hp) const;
