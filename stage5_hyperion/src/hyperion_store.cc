@@ -23,6 +23,8 @@ absl::StatusOr<HyperionOptions> HyperionOptions::FromStoreOptions(
       {"jump_table_min", &o.jump_table_min, 0, int64_t{1} << 24},
       {"compact", &o.compact, 0, 1000},
       {"split_above", &o.split_above, 0, int64_t{1} << 24},
+      {"split_large_above", &o.split_large_above, 0, int64_t{1} << 24},
+      {"large_node", &o.large_node, 1, int64_t{1} << 24},
   };
   for (const Field& f : fields) {
     absl::StatusOr<int64_t> v = options.GetInt(f.name, *f.value, f.min, f.max);

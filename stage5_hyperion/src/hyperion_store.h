@@ -112,6 +112,14 @@ struct HyperionOptions {
   // T-node, or kMaxPieces pieces already), 0..3. 0 turns splits off;
   // 0..2^24.
   uint32_t split_above = 8192;
+  // ... or passes split_large_above * (1 + 4 * delay) bytes while holding
+  // at least large_node bytes per key: a container of few large nodes
+  // (values kept inline) is cut sooner, since a walk over it misses the
+  // cache at every node it steps past, and a splice in it moves few keys'
+  // worth of bytes per key it serves (docs/stage5_hyperion.md, "Pieces of
+  // large nodes"). 0 turns the rule off; 0..2^24 and 1..2^24.
+  uint32_t split_large_above = 2048;
+  uint32_t large_node = 64;
 
   static absl::StatusOr<HyperionOptions> FromStoreOptions(
       const StoreOptions& options);
@@ -294,6 +302,11 @@ class HyperionStore final : public KVStore {
   // After a Put, cuts level `i` (below the root) in two if it has passed
   // its split threshold; its pointer (at `ref` of level i-1, which must not
   // have moved since the descent) or its directory entry is replaced.
+  // The size past which a container of `size` bytes holding `keys` keys is
+  // cut (before the delay): split_large_above for large nodes.
+  uint64_t SplitThreshold(uint32_t size, uint64_t keys) const;
+  // The smaller of the two, whatever the key count.
+  uint64_t LowestSplitThreshold() const;
   void SplitIfLarge(LevelPath* levels, size_t i);
   // After a Delete emptied piece level `i`: drops it from its directory,
   // or, if one piece is left, points the parent at that piece instead.

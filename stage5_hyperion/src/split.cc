@@ -8,6 +8,7 @@
 // bytes up to the next sibling, which stays in the same piece). The jump
 // table is not copied; the next lookup that walks too far rebuilds one.
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -86,16 +87,34 @@ const uint8_t* HyperionStore::ContainerFor(HyperionPointer hp,
       mm_.Resolve(hyperion::PiecePointer(c, hyperion::PieceFor(c, t))));
 }
 
+uint64_t HyperionStore::SplitThreshold(uint32_t size, uint64_t keys) const {
+  const bool large_nodes = uint64_t{size} >= keys * options_.large_node;
+  return large_nodes ? LowestSplitThreshold() : options_.split_above;
+}
+
+uint64_t HyperionStore::LowestSplitThreshold() const {
+  return options_.split_large_above != 0
+             ? std::min(options_.split_above, options_.split_large_above)
+             : options_.split_above;
+}
+
 void HyperionStore::SplitIfLarge(LevelPath* levels, size_t i) {
   if (options_.split_above == 0 || i == 0) return;
   const Level level = (*levels)[i];
   uint8_t* c = Base(*levels, i);
   const uint32_t size = hyperion::ContainerSize(c);
   const uint32_t delay = hyperion::ContainerSplitDelay(c);
-  if (size <= uint64_t{options_.split_above} * (1 + 4 * delay)) return;
+  // Most Puts leave a container below either threshold: decided without
+  // reading its key count.
+  if (size <= LowestSplitThreshold() * (1 + 4 * delay)) return;
   const auto* dir = level.split.IsNull()
                         ? nullptr
                         : static_cast<const uint8_t*>(mm_.Resolve(level.split));
+  const uint8_t* count =
+      Base(*levels, i - 1) + level.ref + HyperionPointer::kBytes;
+  const uint64_t keys = dir != nullptr ? hyperion::PieceKeys(dir, level.piece)
+                                       : hyperion::LoadCount(count);
+  if (size <= SplitThreshold(size, keys) * (1 + 4 * delay)) return;
 
   // The cut: the T-node nearest the middle of the nodes, never the first.
   const Region r = hyperion::WholeContainer(c);
@@ -134,9 +153,7 @@ void HyperionStore::SplitIfLarge(LevelPath* levels, size_t i) {
   if (dir != nullptr) {
     entries = DirectoryEntries(dir);
   } else {
-    const uint8_t* count =
-        Base(*levels, i - 1) + level.ref + HyperionPointer::kBytes;
-    entries.push_back({0, level.hp, hyperion::LoadCount(count)});
+    entries.push_back({0, level.hp, keys});
   }
   DirectoryEntry& piece_a = entries[level.piece];
   DirectoryEntry piece_b{cut.key, HyperionPointer(), 0};

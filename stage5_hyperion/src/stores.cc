@@ -50,6 +50,12 @@ void RegisterStage5Stores(StoreRegistry* registry) {
               {"split_above",
                "a container below the root passing this many bytes is cut "
                "in two at a T-node, 0..2^24 (default 8192; 0: never)"},
+              {"split_large_above",
+               "... or this many bytes while holding large_node bytes per "
+               "key or more, 0..2^24 (default 2048; 0: only split_above)"},
+              {"large_node",
+               "bytes per key from which split_large_above applies, "
+               "1..2^24 (default 64)"},
           },
       .ordered = true,
       .linear_nth = false,

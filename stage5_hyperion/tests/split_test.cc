@@ -80,7 +80,8 @@ TEST(HyperionSplit, PieceForFindsTheLastPieceStartingAtOrBelowTheByte) {
 TEST(HyperionSplit, ALargeContainerIsCutAtTheTNodeNearestItsMiddle) {
   // T-nodes of about 260 bytes pass 4,096 bytes with the 16th, 'p': the
   // cut falls at the middle, the 9th T-node 'i', and no piece is cut again.
-  HyperionStore store(HyperionOptions{.split_above = 4096});
+  HyperionStore store(
+      HyperionOptions{.split_above = 4096, .split_large_above = 0});
   Model model;
   for (char t = 'a'; t < 'a' + 16; ++t) PutUnder(&store, &model, t);
   EXPECT_EQ(store.splits(), 1u);
@@ -97,7 +98,8 @@ TEST(HyperionSplit, ALargeContainerIsCutAtTheTNodeNearestItsMiddle) {
 }
 
 TEST(HyperionSplit, EmptyingAPieceDropsItAndTheLastPieceReplacesTheDirectory) {
-  HyperionStore store(HyperionOptions{.split_above = 4096});
+  HyperionStore store(
+      HyperionOptions{.split_above = 4096, .split_large_above = 0});
   const auto empty_usage = store.MemoryUsage();
   Model model;
   for (char t = 'a'; t <= 'z'; ++t) PutUnder(&store, &model, t);
@@ -175,6 +177,39 @@ TEST(HyperionSplit, CompactionForwardsDirectoriesAndPieces) {
   const CompactionStats done = store.Compact();
   EXPECT_GT(done.chunks_moved, 0u);
   ExpectMatches(store, model);
+}
+
+// Keys below "ab" under T-node bytes 'a'..'a'+t_nodes-1, `per_t` S-nodes
+// each, with `value_bytes`-byte values: the splits they cause.
+uint64_t SplitsFor(const HyperionOptions& options, int t_nodes, int per_t,
+                   size_t value_bytes) {
+  HyperionStore store(options);
+  Model model;
+  for (int t = 0; t < t_nodes; ++t) {
+    for (int s = 0; s < per_t; ++s) {
+      const std::string key = absl::StrCat("ab", std::string{char('a' + t)},
+                                           std::string{char('0' + s)});
+      const std::string value(value_bytes, char('0' + s));
+      EXPECT_TRUE(store.Put(key, value).ok());
+      model[key] = value;
+    }
+  }
+  ExpectMatches(store, model);
+  return store.splits();
+}
+
+// Eight T-nodes of four keys with 100-byte values: about 104 bytes a key,
+// 3.3 KB in all, past split_large_above (2 KiB) but not split_above.
+TEST(HyperionSplit, AContainerOfLargeNodesIsCutPastSplitLargeAbove) {
+  EXPECT_GE(SplitsFor(HyperionOptions{}, 8, 4, 100), 1u);
+  EXPECT_EQ(SplitsFor(HyperionOptions{.split_large_above = 0}, 8, 4, 100), 0u);
+}
+
+// Sixteen T-nodes of 48 keys with 1-byte values: about 4 bytes a key,
+// 3.3 KB in all. Cut only where every node counts as large.
+TEST(HyperionSplit, AContainerOfSmallNodesWaitsForSplitAbove) {
+  EXPECT_EQ(SplitsFor(HyperionOptions{}, 16, 48, 1), 0u);
+  EXPECT_GE(SplitsFor(HyperionOptions{.large_node = 1}, 16, 48, 1), 1u);
 }
 
 TEST(HyperionSplit, ZeroTurnsSplitsOff) {
