@@ -39,16 +39,19 @@ ByteSpan SChildrenAhead(const uint8_t* buf, const Node& t, uint32_t from) {
   return ByteSpan{from, std::min(end, from + kMaxPrefetchBytes)};
 }
 
-void PrefetchSChildren(const uint8_t* buf, const Node& t, uint32_t from) {
-  const ByteSpan span = SChildrenAhead(buf, t, from);
-  if (span.begin == span.end) return;
+void PrefetchBytes(const uint8_t* p, size_t bytes) {
+  if (bytes == 0) return;
   constexpr uintptr_t kLine = 64;
-  const uintptr_t first = reinterpret_cast<uintptr_t>(buf + span.begin) / kLine;
-  const uintptr_t last =
-      reinterpret_cast<uintptr_t>(buf + span.end - 1) / kLine;
+  const uintptr_t first = reinterpret_cast<uintptr_t>(p) / kLine;
+  const uintptr_t last = reinterpret_cast<uintptr_t>(p + bytes - 1) / kLine;
   for (uintptr_t line = first + 1; line <= last; ++line) {
     __builtin_prefetch(reinterpret_cast<const void*>(line * kLine));
   }
+}
+
+void PrefetchSChildren(const uint8_t* buf, const Node& t, uint32_t from) {
+  const ByteSpan span = SChildrenAhead(buf, t, from);
+  PrefetchBytes(buf + span.begin, span.end - span.begin);
 }
 
 namespace {

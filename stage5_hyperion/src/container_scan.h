@@ -160,6 +160,9 @@ uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end);
 // `from` on, at most kMaxPrefetchBytes of them; empty if `t` has no jump
 // successor or its jump does not fit (0).
 inline constexpr uint32_t kMaxPrefetchBytes = 2048;
+// Starts loading the cache lines of bytes [p, p + bytes) after the first
+// (which the caller reads at once).
+void PrefetchBytes(const uint8_t* p, size_t bytes);
 struct ByteSpan {
   uint32_t begin = 0;
   uint32_t end = 0;

@@ -25,6 +25,7 @@ absl::StatusOr<HyperionOptions> HyperionOptions::FromStoreOptions(
       {"split_above", &o.split_above, 0, int64_t{1} << 24},
       {"split_large_above", &o.split_large_above, 0, int64_t{1} << 24},
       {"large_node", &o.large_node, 1, int64_t{1} << 24},
+      {"read_ahead", &o.read_ahead, 0, int64_t{1} << 24},
   };
   for (const Field& f : fields) {
     absl::StatusOr<int64_t> v = options.GetInt(f.name, *f.value, f.min, f.max);

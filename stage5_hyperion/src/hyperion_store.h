@@ -120,6 +120,11 @@ struct HyperionOptions {
   // large nodes"). 0 turns the rule off; 0..2^24 and 1..2^24.
   uint32_t split_large_above = 2048;
   uint32_t large_node = 64;
+  // A search entering a container, piece or split directory of at most
+  // this many bytes asks for all its cache lines at once: the walk that
+  // follows reads it in a few dependent steps (header, T-node jumps,
+  // S-children), each a cache miss without this. 0 turns it off; 0..2^24.
+  uint32_t read_ahead = 2304;
 
   static absl::StatusOr<HyperionOptions> FromStoreOptions(
       const StoreOptions& options);
@@ -299,14 +304,18 @@ class HyperionStore final : public KVStore {
                    size_t depth) const;
   // The container behind pointer `hp` whose T-nodes would hold `t`.
   const uint8_t* ContainerFor(HyperionPointer hp, uint8_t t) const;
-  // After a Put, cuts level `i` (below the root) in two if it has passed
-  // its split threshold; its pointer (at `ref` of level i-1, which must not
-  // have moved since the descent) or its directory entry is replaced.
+  // Resolves a pointer child's target (a container, piece or directory)
+  // and asks for all its cache lines if it has at most options_.read_ahead
+  // bytes.
+  const uint8_t* ResolveAhead(HyperionPointer hp) const;
   // The size past which a container of `size` bytes holding `keys` keys is
   // cut (before the delay): split_large_above for large nodes.
   uint64_t SplitThreshold(uint32_t size, uint64_t keys) const;
   // The smaller of the two, whatever the key count.
   uint64_t LowestSplitThreshold() const;
+  // After a Put, cuts level `i` (below the root) in two if it has passed
+  // its split threshold; its pointer (at `ref` of level i-1, which must not
+  // have moved since the descent) or its directory entry is replaced.
   void SplitIfLarge(LevelPath* levels, size_t i);
   // After a Delete emptied piece level `i`: drops it from its directory,
   // or, if one piece is left, points the parent at that piece instead.

@@ -124,6 +124,16 @@ void* MemoryManager::Resolve(HyperionPointer hp) const {
   return (*superbins_)[hp.superbin()].Address(hp);
 }
 
+MemoryManager::Span MemoryManager::ResolveSpan(HyperionPointer hp) const {
+  if (hp.IsNull()) return {};
+  if (hp.superbin() == 0) {
+    const ExtendedRecord* record = Record(hp);
+    assert(record->flags == ExtendedRecord::kSingle);
+    return {record->block, record->requested};
+  }
+  return {(*superbins_)[hp.superbin()].Address(hp), ChunkSize(hp.superbin())};
+}
+
 size_t MemoryManager::Size(HyperionPointer hp) const {
   if (hp.IsNull()) return 0;
   if (hp.superbin() == 0) {

@@ -196,15 +196,14 @@ bool HyperionStore::NthInRegion(const Region& region, uint64_t n,
     key->push_back(char(node.key));
     switch (node.child) {
       case ChildKind::kPointer: {
-        const auto* c = static_cast<const uint8_t*>(
-            mm_.Resolve(HyperionPointer::Load(buf + node.child_pos)));
+        const uint8_t* c =
+            ResolveAhead(HyperionPointer::Load(buf + node.child_pos));
         if (hyperion::IsSplit(c)) {
           // Step over whole pieces by their counts.
           uint32_t j = 0;
           while (n >= hyperion::PieceKeys(c, j))
             n -= hyperion::PieceKeys(c, j++);
-          c = static_cast<const uint8_t*>(
-              mm_.Resolve(hyperion::PiecePointer(c, j)));
+          c = ResolveAhead(hyperion::PiecePointer(c, j));
         }
         return NthInRegion(hyperion::WholeContainer(c), n, key, value);
       }

@@ -70,21 +70,30 @@ HyperionStore::Level HyperionStore::ChildLevel(const uint8_t* buf, uint32_t ref,
                                                size_t depth) const {
   Level level{
       .hp = HyperionPointer::Load(buf + ref), .ref = ref, .depth = depth};
-  const auto* c = static_cast<const uint8_t*>(mm_.Resolve(level.hp));
+  const uint8_t* c = ResolveAhead(level.hp);
   if (hyperion::IsSplit(c)) {
     level.split = level.hp;
     level.piece = hyperion::PieceFor(c, uint8_t(key[depth]));
     level.hp = hyperion::PiecePointer(c, level.piece);
+    ResolveAhead(level.hp);
   }
   return level;
 }
 
 const uint8_t* HyperionStore::ContainerFor(HyperionPointer hp,
                                            uint8_t t) const {
-  const auto* c = static_cast<const uint8_t*>(mm_.Resolve(hp));
+  const uint8_t* c = ResolveAhead(hp);
   if (!hyperion::IsSplit(c)) return c;
-  return static_cast<const uint8_t*>(
-      mm_.Resolve(hyperion::PiecePointer(c, hyperion::PieceFor(c, t))));
+  return ResolveAhead(hyperion::PiecePointer(c, hyperion::PieceFor(c, t)));
+}
+
+const uint8_t* HyperionStore::ResolveAhead(HyperionPointer hp) const {
+  const MemoryManager::Span span = mm_.ResolveSpan(hp);
+  const auto* c = static_cast<const uint8_t*>(span.address);
+  if (span.bytes <= options_.read_ahead) {
+    hyperion::PrefetchBytes(c, span.bytes);
+  }
+  return c;
 }
 
 uint64_t HyperionStore::SplitThreshold(uint32_t size, uint64_t keys) const {

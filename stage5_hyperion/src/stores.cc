@@ -56,6 +56,10 @@ void RegisterStage5Stores(StoreRegistry* registry) {
               {"large_node",
                "bytes per key from which split_large_above applies, "
                "1..2^24 (default 64)"},
+              {"read_ahead",
+               "a search entering a container or directory of at most this "
+               "many bytes asks for all its cache lines, 0..2^24 (default "
+               "2304; 0: never)"},
           },
       .ordered = true,
       .linear_nth = false,

@@ -32,6 +32,25 @@ TEST(MemoryManagerTest, NullHandling) {
   EXPECT_EQ(mm.Stats().Total().chunks_in_use, 0u);
 }
 
+// ResolveSpan names the bytes a reader may ask the cache for: the whole
+// chunk of a small allocation (not only the bytes asked for), the
+// requested bytes of a heap block.
+TEST(MemoryManagerTest, ResolveSpanCoversTheChunkOrTheRequestedBytes) {
+  MemoryManager mm;
+  EXPECT_EQ(mm.ResolveSpan(HyperionPointer()).address, nullptr);
+  EXPECT_EQ(mm.ResolveSpan(HyperionPointer()).bytes, 0u);
+  for (const size_t size :
+       {size_t{1}, size_t{40}, size_t{2016}, kMaxSmallSize + 1, size_t{5000}}) {
+    const HyperionPointer hp = mm.Allocate(size);
+    const MemoryManager::Span span = mm.ResolveSpan(hp);
+    EXPECT_EQ(span.address, mm.Resolve(hp)) << size;
+    EXPECT_EQ(span.bytes, hp.superbin() == 0 ? size : ChunkSize(hp.superbin()))
+        << size;
+    EXPECT_GE(span.bytes, size);
+    mm.Free(hp);
+  }
+}
+
 TEST(MemoryManagerTest, FirstExtendedRecordIsNeverTheNullPointer) {
   MemoryManager mm;
   const HyperionPointer hp = mm.Allocate(5000);

@@ -97,6 +97,15 @@ class MemoryManager {
   void* Resolve(HyperionPointer hp) const;
   // The size `hp` was last given; 0 for null. `hp` must not be chained.
   size_t Size(HyperionPointer hp) const;
+  // Resolve's address and a number of bytes that may be read from it (the
+  // chunk's size, or the heap block's requested size), found without
+  // touching the bytes: a caller can ask for their cache lines before the
+  // first of them arrives. {nullptr, 0} for null; `hp` must not be chained.
+  struct Span {
+    void* address = nullptr;
+    size_t bytes = 0;
+  };
+  Span ResolveSpan(HyperionPointer hp) const;
 
   // A chained pointer: kChainLength empty slots.
   HyperionPointer AllocateChained();
