@@ -205,8 +205,8 @@ TEST(HyperionSplit, AContainerOfLargeNodesIsCutPastSplitLargeAbove) {
   EXPECT_EQ(SplitsFor(HyperionOptions{.split_large_above = 0}, 8, 4, 100), 0u);
 }
 
-// Sixteen T-nodes of 48 keys with 1-byte values: about 4 bytes a key,
-// 3.3 KB in all. Cut only where every node counts as large.
+// Sixteen T-nodes of 48 keys with 1-byte values: about 3 bytes a key,
+// some 2.4 KB in all. Cut only where every node counts as large.
 TEST(HyperionSplit, AContainerOfSmallNodesWaitsForSplitAbove) {
   EXPECT_EQ(SplitsFor(HyperionOptions{}, 16, 48, 1), 0u);
   EXPECT_GE(SplitsFor(HyperionOptions{.large_node = 1}, 16, 48, 1), 1u);
