@@ -27,16 +27,6 @@ void AppendPointerChild(std::string* out, HyperionPointer hp, uint64_t count) {
   out->append(reinterpret_cast<const char*>(bytes), sizeof(bytes));
 }
 
-uint64_t LoadCount(const uint8_t* p) {
-  uint64_t count = 0;
-  for (size_t i = 0; i < kCountBytes; ++i) count |= uint64_t{p[i]} << (8 * i);
-  return count;
-}
-
-void StoreCount(uint8_t* p, uint64_t count) {
-  for (size_t i = 0; i < kCountBytes; ++i) p[i] = uint8_t(count >> (8 * i));
-}
-
 uint32_t VarintSize(uint64_t v) {
   uint32_t n = 1;
   while (v >= 0x80) {

@@ -54,6 +54,7 @@
 #include <string_view>
 
 #include "kvlab/stage5/hyperion_pointer.h"
+#include "kvlab/stage5/little_endian_40.h"
 
 namespace kvlab::stage5::hyperion {
 
@@ -282,8 +283,10 @@ void AppendSuffix(std::string* out, std::string_view suffix,
 
 // Appends a pointer child: `hp` and the key count of its subtree.
 void AppendPointerChild(std::string* out, HyperionPointer hp, uint64_t count);
-uint64_t LoadCount(const uint8_t* p);
-void StoreCount(uint8_t* p, uint64_t count);
+// A key count: kCountBytes little-endian bytes at any alignment.
+static_assert(kCountBytes == 5, "a key count is a 40-bit number");
+inline uint64_t LoadCount(const uint8_t* p) { return Load40(p); }
+inline void StoreCount(uint8_t* p, uint64_t count) { Store40(p, count); }
 
 // The parts of a value encoding: an inline value's bytes, or an external
 // value's pointer (resolved by the caller, who owns the memory manager).

@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kvlab/stage5/little_endian_40.h"
+
 namespace kvlab::stage5 {
 
 class HyperionPointer {
@@ -50,15 +52,11 @@ class HyperionPointer {
 
   // Reads the 5 bytes at `src` (any alignment).
   static HyperionPointer Load(const uint8_t* src) {
-    uint64_t raw = 0;
-    for (size_t i = 0; i < kBytes; ++i) raw |= uint64_t{src[i]} << (8 * i);
-    return HyperionPointer(raw);
+    return HyperionPointer(Load40(src));
   }
 
   // Writes the 5 bytes at `dst` (any alignment).
-  void Store(uint8_t* dst) const {
-    for (size_t i = 0; i < kBytes; ++i) dst[i] = uint8_t(raw_ >> (8 * i));
-  }
+  void Store(uint8_t* dst) const { Store40(dst, raw_); }
 
   constexpr uint32_t superbin() const {
     return uint32_t(raw_ >> (kChunkBits + kBinBits + kMetabinBits));
