@@ -119,10 +119,10 @@ void HyperionStore::SplitIfLarge(LevelPath* levels, size_t i) {
   const auto* dir = level.split.IsNull()
                         ? nullptr
                         : static_cast<const uint8_t*>(mm_.Resolve(level.split));
-  const uint8_t* count =
-      Base(*levels, i - 1) + level.ref + HyperionPointer::kBytes;
-  const uint64_t keys = dir != nullptr ? hyperion::PieceKeys(dir, level.piece)
-                                       : hyperion::LoadCount(count);
+  const uint64_t keys =
+      dir != nullptr ? hyperion::PieceKeys(dir, level.piece)
+                     : hyperion::LoadCount(Base(*levels, i - 1) + level.ref +
+                                           HyperionPointer::kBytes);
   if (size <= SplitThreshold(size, keys) * (1 + 4 * delay)) return;
 
   // The cut: the T-node nearest the middle of the nodes, never the first.
