@@ -58,8 +58,7 @@ void HyperionStore::BuildSLevel(const Entry* entries, size_t n, size_t depth,
     std::string child;
     ChildKind kind = ChildKind::kNone;
     if (k < j) kind = BuildChild(entries + k, j - k, depth + 1, &child);
-    AppendHeaderAndKey(out, type, /*s=*/true, prev, s, uint8_t(kind));
-    if (type == NodeType::kLeafValue) out->append(entries[i].value_enc);
+    hyperion::AppendSNode(out, type, prev, s, kind, entries[i].value_enc);
     out->append(child);
     prev = s;
     i = j;

@@ -189,10 +189,16 @@ std::string HyperionStore::CheckRegion(const Region& region, bool embedded,
         return "non-canonical S delta" + where(pos);
       }
       if (s.end > region.end) return "S-node overruns" + where(pos);
-      if (s.type == NodeType::kInner && s.child == ChildKind::kNone) {
-        return "S-node leads to no key" + where(pos);
-      }
-      if (s.type == NodeType::kLeafValue) {
+      // (An inner S-node without a child is a bare leaf: TypeOf.)
+      if (hyperion::IsBareLeaf(s.header)) {
+        if (options_.inline_value < hyperion::kBareValueBytes) {
+          return "bare value past inline_value" + where(pos);
+        }
+      } else if (s.type == NodeType::kLeafValue &&
+                 s.child == ChildKind::kNone &&
+                 hyperion::IsBareable(hyperion::TaggedValue(buf, s).view())) {
+        return "8-byte value of a childless S-node not bare" + where(pos);
+      } else if (s.type == NodeType::kLeafValue) {
         const std::string e =
             CheckValue(mm_, buf + s.value_pos, options_.inline_value, chunks);
         if (!e.empty()) return e + where(pos);

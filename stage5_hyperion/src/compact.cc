@@ -90,7 +90,9 @@ void HyperionStore::ForwardRegion(const Region& region) {
   hyperion::PreorderDecoder decoder;
   while (pos < region.end && buf[pos] != 0) {
     const Node n = decoder.Decode(buf, pos);
-    if (n.type == NodeType::kLeafValue) ForwardValue(buf + n.value_pos);
+    if (n.type == NodeType::kLeafValue && !hyperion::IsBareLeaf(n.header)) {
+      ForwardValue(buf + n.value_pos);
+    }
     switch (n.child) {
       case ChildKind::kNone:
         break;

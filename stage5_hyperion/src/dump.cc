@@ -124,7 +124,13 @@ void HyperionStore::DumpRegion(const Region& region, int indent,
         sep = ", ";
       }
     }
-    if (n.type == NodeType::kLeafValue) {
+    if (hyperion::IsBareLeaf(n.header)) {
+      absl::StrAppend(&text, ", bare value '",
+                      Printable(std::string_view(
+                          reinterpret_cast<const char*>(buf + n.value_pos),
+                          hyperion::kBareValueBytes)),
+                      "'");
+    } else if (n.type == NodeType::kLeafValue) {
       absl::StrAppend(&text, ", ", ValueText(buf + n.value_pos));
     }
     switch (n.child) {

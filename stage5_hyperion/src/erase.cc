@@ -156,7 +156,7 @@ bool HyperionStore::Erase(std::string_view key) {
       Splice(&levels, &embeds, t.pos, old_len, bytes);
     };
     if (loss == Loss::kTValue) {
-      freed_chunk = ExternalChunk(buf + t.value_pos, t.value_bytes);
+      freed_chunk = ExternalChunk(buf, t);
       if (t_end > t.end) {
         Splice(&levels, &embeds, t.pos, t.end - t.pos,
                Rewritten(buf, t, NodeType::kInner, {}, ChildKind::kNone, {}));
@@ -170,17 +170,16 @@ bool HyperionStore::Erase(std::string_view key) {
       std::string_view child_bytes(
           reinterpret_cast<const char*>(buf + s.child_pos), s.child_bytes);
       if (loss == Loss::kSValue) {
-        freed_chunk = ExternalChunk(buf + s.value_pos, s.value_bytes);
+        freed_chunk = ExternalChunk(buf, s);
         type = NodeType::kInner;
       } else {
         child = ChildKind::kNone;
         child_bytes = {};
       }
       if (type != NodeType::kInner || child != ChildKind::kNone) {
-        const std::string_view value(
-            reinterpret_cast<const char*>(buf + s.value_pos), s.value_bytes);
+        const hyperion::TaggedValue value(buf, s);
         Splice(&levels, &embeds, s.pos, s.end - s.pos,
-               Rewritten(buf, s, type, value, child, child_bytes));
+               Rewritten(buf, s, type, value.view(), child, child_bytes));
       } else if (t.type == NodeType::kInner && s.pos == t.end &&
                  (s.end >= r.end || buf[s.end] == 0 ||
                   !hyperion::IsS(buf[s.end]))) {

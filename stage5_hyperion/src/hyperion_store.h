@@ -256,8 +256,12 @@ class HyperionStore final : public KVStore {
   std::string_view ExternalValueAt(const uint8_t* enc) const;
   // The value of node `n` of `buf`, which ends a key ("" if it has none).
   std::string_view NodeValue(const uint8_t* buf, const Node& n) const {
-    return n.type == NodeType::kLeafValue ? ValueAt(buf + n.value_pos)
-                                          : std::string_view();
+    if (n.type != NodeType::kLeafValue) return std::string_view();
+    if (hyperion::IsBareLeaf(n.header)) {
+      return std::string_view(reinterpret_cast<const char*>(buf + n.value_pos),
+                              hyperion::kBareValueBytes);
+    }
+    return ValueAt(buf + n.value_pos);
   }
   // The value of suffix `sx` of `buf` ("" if it has none).
   std::string_view SuffixValue(const uint8_t* buf,
@@ -268,6 +272,11 @@ class HyperionStore final : public KVStore {
   // 0), if it is external; null otherwise. A write that replaces or
   // removes a value notes it before the splice and frees it after.
   static HyperionPointer ExternalChunk(const uint8_t* enc, uint32_t bytes);
+  // The same for the value of node `n` of `buf` (a bare one is inline).
+  static HyperionPointer ExternalChunk(const uint8_t* buf, const Node& n) {
+    if (hyperion::IsBareLeaf(n.header)) return HyperionPointer();
+    return ExternalChunk(buf + n.value_pos, n.value_bytes);
+  }
 
   // --- building nodes (build.cc)
   // Appends the T-nodes (and below) for `entries` (sorted, distinct, each

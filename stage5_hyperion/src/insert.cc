@@ -24,11 +24,6 @@ NodeType EndType(std::string_view value_enc) {
   return value_enc.empty() ? NodeType::kLeaf : NodeType::kLeafValue;
 }
 
-std::string_view ValueBytesOf(const uint8_t* buf, const Node& n) {
-  return std::string_view(reinterpret_cast<const char*>(buf + n.value_pos),
-                          n.value_bytes);
-}
-
 }  // namespace
 
 bool HyperionStore::Insert(std::string_view key, std::string_view value) {
@@ -84,7 +79,7 @@ bool HyperionStore::Insert(std::string_view key, std::string_view value) {
     const Node tn = ts.node;
     if (key.size() == depth + 1) {
       replaced = EndsKey(tn.type);
-      old_chunk = ExternalChunk(buf + tn.value_pos, tn.value_bytes);
+      old_chunk = ExternalChunk(buf, tn);
       Splice(&levels, &embeds, tn.pos, tn.end - tn.pos,
              Rewritten(buf, tn, EndType(value_enc), value_enc, ChildKind::kNone,
                        {}));
@@ -109,7 +104,7 @@ bool HyperionStore::Insert(std::string_view key, std::string_view value) {
         reinterpret_cast<const char*>(buf + sn.child_pos), sn.child_bytes);
     if (key.size() == depth) {
       replaced = EndsKey(sn.type);
-      old_chunk = ExternalChunk(buf + sn.value_pos, sn.value_bytes);
+      old_chunk = ExternalChunk(buf, sn);
       Splice(&levels, &embeds, sn.pos, sn.end - sn.pos,
              Rewritten(buf, sn, EndType(value_enc), value_enc, sn.child,
                        child_bytes));
@@ -154,8 +149,9 @@ bool HyperionStore::Insert(std::string_view key, std::string_view value) {
     // BuildChild may allocate; chunks never move on another's allocation,
     // but resolve again rather than rely on it.
     const uint8_t* base = Base(levels, levels.size() - 1);
+    const hyperion::TaggedValue value_kept(base, sn);
     Splice(&levels, &embeds, sn.pos, sn.end - sn.pos,
-           Rewritten(base, sn, sn.type, ValueBytesOf(base, sn), kind, child));
+           Rewritten(base, sn, sn.type, value_kept.view(), kind, child));
     break;
   }
   if (!replaced) {

@@ -11,6 +11,17 @@ void AppendHeaderAndKey(std::string* out, NodeType type, bool s, uint8_t prev,
   if (delta == 0) out->push_back(char(key));
 }
 
+void AppendSNode(std::string* out, NodeType type, uint8_t prev, uint8_t key,
+                 ChildKind child, std::string_view value_enc) {
+  const bool bare = type == NodeType::kLeafValue && child == ChildKind::kNone &&
+                    IsBareable(value_enc);
+  AppendHeaderAndKey(out, bare ? NodeType::kInner : type, /*s=*/true, prev, key,
+                     uint8_t(child));
+  if (type == NodeType::kLeafValue) {
+    out->append(bare ? value_enc.substr(1) : value_enc);
+  }
+}
+
 void AppendSuffix(std::string* out, std::string_view suffix,
                   std::string_view value_enc) {
   assert(!suffix.empty() && suffix.size() <= kMaxSuffix);

@@ -18,6 +18,12 @@
 //              S-node: child kind, 0 none, 1 pointer, 2 embedded container,
 //                     3 path-compressed suffix
 //
+// An S-node of type 1 (inner) with child kind 0 (none) would lead nowhere,
+// so that combination has a meaning of its own: a key ends here and its
+// value is 8 bytes stored bare, without the length byte below (the paper's
+// inline value; a "bare leaf"). TypeOf reports it as type 3. It is the
+// commonest leaf of all: every key of an integer set ends in one.
+//
 // A T-node is  [header][key byte?][jump successor?][S-table?][value?]
 // An S-node is [header][key byte?][value?][child?]
 //
@@ -43,6 +49,9 @@
 // and a value (type 3, or a suffix with its flag set) one of
 //   inline     [length 1..255][bytes]
 //   external   [0][5-byte HyperionPointer to a chunk of exactly the value]
+//   bare       [8 bytes], in a bare leaf only: an inline value of 8 bytes
+//              without its length byte (a "tagged" value is one of the two
+//              others: ValueBytes and ValueAt read those)
 
 #ifndef KVLAB_STAGE5_NODE_H_
 #define KVLAB_STAGE5_NODE_H_
@@ -50,6 +59,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -103,10 +113,23 @@ inline constexpr size_t kMaxEmbeddedSize = 255;
 inline constexpr size_t kMaxInlineValue = 255;
 inline constexpr size_t kExternalValueBytes = 1 + HyperionPointer::kBytes;
 
+constexpr bool IsS(uint8_t header) { return (header & kSBit) != 0; }
+// Bytes of a bare value.
+inline constexpr size_t kBareValueBytes = 8;
+// A bare leaf: an S-node stored as inner with no child (see above).
+constexpr bool IsBareLeaf(uint8_t header) {
+  constexpr uint8_t kBits = kTypeMask | kSBit | (3u << kFlagShift);
+  return (header & kBits) == (uint8_t(NodeType::kInner) | kSBit);
+}
+// The type a header stands for: a bare leaf ends a key with a value.
 constexpr NodeType TypeOf(uint8_t header) {
+  return IsBareLeaf(header) ? NodeType::kLeafValue
+                            : NodeType(header & kTypeMask);
+}
+// The type bits as stored (a bare leaf's are kInner).
+constexpr NodeType StoredTypeOf(uint8_t header) {
   return NodeType(header & kTypeMask);
 }
-constexpr bool IsS(uint8_t header) { return (header & kSBit) != 0; }
 constexpr uint8_t DeltaOf(uint8_t header) {
   return (header & kDeltaMask) >> kDeltaShift;
 }
@@ -140,9 +163,19 @@ constexpr uint8_t MakeHeader(NodeType type, bool s, uint8_t delta,
 void AppendHeaderAndKey(std::string* out, NodeType type, bool s, uint8_t prev,
                         uint8_t key, uint8_t flags);
 
-// Bytes of an encoded value starting at `enc`.
+// Bytes of a tagged value encoding starting at `enc`.
 inline size_t ValueBytes(const uint8_t* enc) {
   return enc[0] != 0 ? 1 + size_t{enc[0]} : kExternalValueBytes;
+}
+// Bytes of the value of a node with `header` that ends a key with a
+// value, starting at `enc`: bare or tagged.
+inline size_t NodeValueBytes(uint8_t header, const uint8_t* enc) {
+  return IsBareLeaf(header) ? kBareValueBytes : ValueBytes(enc);
+}
+// Whether a tagged encoding may be stored bare: an inline 8-byte value.
+inline bool IsBareable(std::string_view value_enc) {
+  return value_enc.size() == 1 + kBareValueBytes &&
+         uint8_t(value_enc[0]) == kBareValueBytes;
 }
 
 // Bytes of the suffix child at `p` (header, value, suffix bytes).
@@ -233,7 +266,7 @@ inline Node DecodeNode(const uint8_t* buf, uint32_t pos, uint8_t prev) {
   if (HasTNodeTable(n.header)) p += kTNodeTableBytes;
   n.value_pos = p;
   if (n.type == NodeType::kLeafValue) {
-    n.value_bytes = uint32_t(ValueBytes(buf + p));
+    n.value_bytes = uint32_t(NodeValueBytes(n.header, buf + p));
     p += n.value_bytes;
   }
   n.child_pos = p;
@@ -250,7 +283,8 @@ inline uint32_t NodeBytes(const uint8_t* p) {
   uint32_t n = (h & kDeltaMask) ? 1 : 2;
   if (HasJumpSuccessor(h)) n += JumpSuccessorBytes(p + n);
   if (HasTNodeTable(h)) n += kTNodeTableBytes;
-  if (TypeOf(h) == NodeType::kLeafValue) n += uint32_t(ValueBytes(p + n));
+  if (TypeOf(h) == NodeType::kLeafValue)
+    n += uint32_t(NodeValueBytes(h, p + n));
   return n + uint32_t(ChildBytes(ChildOf(h), p + n));
 }
 
@@ -276,6 +310,13 @@ inline Suffix DecodeSuffix(const uint8_t* buf, uint32_t pos) {
   return s;
 }
 
+// Appends an S-node's header, key byte (after a sibling with key byte
+// `prev`) and value encoding `value_enc` (used if `type` is kLeafValue),
+// leaving its child of kind `child` to the caller: as a bare leaf when it
+// has no child and an inline 8-byte value.
+void AppendSNode(std::string* out, NodeType type, uint8_t prev, uint8_t key,
+                 ChildKind child, std::string_view value_enc);
+
 // Appends a suffix child for `suffix` (1..kMaxSuffix bytes) with value
 // encoding `value_enc` (empty: an empty value, flag clear).
 void AppendSuffix(std::string* out, std::string_view suffix,
@@ -299,6 +340,32 @@ inline HyperionPointer ExternalValue(const uint8_t* enc) {
   assert(IsExternal(enc));
   return HyperionPointer::Load(enc + 1);
 }
+
+// The value of node `n` of `buf` as a tagged encoding, whether it is
+// stored tagged or bare (a bare value gets its length byte back); empty
+// if no value follows the node. What a rewrite of the node passes on.
+class TaggedValue {
+ public:
+  TaggedValue(const uint8_t* buf, const Node& n) {
+    const uint8_t* enc = buf + n.value_pos;
+    if (!IsBareLeaf(n.header)) {
+      view_ =
+          std::string_view(reinterpret_cast<const char*>(enc), n.value_bytes);
+      return;
+    }
+    bytes_[0] = kBareValueBytes;
+    std::memcpy(bytes_ + 1, enc, kBareValueBytes);
+    view_ =
+        std::string_view(reinterpret_cast<const char*>(bytes_), sizeof(bytes_));
+  }
+  TaggedValue(const TaggedValue&) = delete;
+  TaggedValue& operator=(const TaggedValue&) = delete;
+  std::string_view view() const { return view_; }
+
+ private:
+  uint8_t bytes_[1 + kBareValueBytes];
+  std::string_view view_;
+};
 
 }  // namespace kvlab::stage5::hyperion
 

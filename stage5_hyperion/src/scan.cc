@@ -113,7 +113,11 @@ void HyperionStore::Walk(ScanState* state) const {
     if (type == NodeType::kLeaf || type == NodeType::kLeafValue) {
       state->length = length;
       std::string_view value;
-      if (type == NodeType::kLeafValue) {
+      if (hyperion::IsBareLeaf(header)) {
+        value = std::string_view(reinterpret_cast<const char*>(p),
+                                 hyperion::kBareValueBytes);
+        p += hyperion::kBareValueBytes;
+      } else if (type == NodeType::kLeafValue) {
         value = ValueAt(p);
         p += hyperion::ValueBytes(p);
       }

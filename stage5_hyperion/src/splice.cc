@@ -142,8 +142,9 @@ void HyperionStore::InsertSibling(LevelPath* levels, EmbedPath* embeds,
 
 std::string HyperionStore::Reencoded(const Node& n, uint8_t prev) {
   std::string out;
-  hyperion::AppendHeaderAndKey(&out, n.type, n.s, prev, n.key,
-                               uint8_t(n.header >> kFlagShift));
+  // The stored type: a bare leaf stays one.
+  hyperion::AppendHeaderAndKey(&out, hyperion::StoredTypeOf(n.header), n.s,
+                               prev, n.key, uint8_t(n.header >> kFlagShift));
   return out;
 }
 
@@ -152,10 +153,17 @@ std::string HyperionStore::Rewritten(const uint8_t* buf, const Node& n,
                                      ChildKind child,
                                      std::string_view child_bytes) {
   std::string out;
-  const uint8_t flags = n.s ? uint8_t(child) : uint8_t(n.header >> kFlagShift);
-  out.push_back(
-      char(uint8_t(uint8_t(type) | (n.header & hyperion::kSBit) |
-                   (n.header & hyperion::kDeltaMask) | (flags << kFlagShift))));
+  if (n.s) {
+    // An S-node keeps its key byte's encoding against the same predecessor.
+    const uint8_t prev = uint8_t(n.key - hyperion::DeltaOf(n.header));
+    hyperion::AppendSNode(&out, type, prev, n.key, child, value_enc);
+    out.append(child_bytes);
+    return out;
+  }
+  constexpr uint8_t kKept = hyperion::kDeltaMask |
+                            hyperion::kJumpSuccessorFlag |
+                            hyperion::kTNodeTableFlag;
+  out.push_back(char(uint8_t(uint8_t(type) | (n.header & kKept))));
   if (hyperion::DeltaOf(n.header) == 0) out.push_back(char(buf[n.pos + 1]));
   // A T-node keeps its jump successor; FinishLevel corrects its value.
   out.append(reinterpret_cast<const char*>(buf + n.jump_pos),

@@ -100,8 +100,11 @@ struct RunSpec {
 };
 
 std::string Value(std::mt19937_64& rng, size_t max) {
-  // Mostly course-like values, sometimes empty, sometimes past 255 bytes.
+  // Mostly course-like values, sometimes empty, a quarter 8 bytes,
+  // sometimes past 255 bytes.
   size_t len = rng() % (max + 1);
+  // 8 bytes (the paper's values, stored bare in a childless S-node) often.
+  if (rng() % 4 == 0) len = 8;
   if (rng() % 50 == 0) len = 256 + rng() % 600;
   std::string v(len, '\0');
   for (char& c : v) c = char(rng() % 256);

@@ -26,7 +26,11 @@ TEST(NodeHeader, FieldsRoundTrip) {
       for (uint8_t delta = 0; delta <= kMaxDelta; ++delta) {
         for (uint8_t flags = 0; flags < 4; ++flags) {
           const uint8_t h = MakeHeader(NodeType(type), s, delta, flags);
-          EXPECT_EQ(TypeOf(h), NodeType(type));
+          // An inner S-node without a child is a bare leaf.
+          const bool bare = s && type == 1 && flags == 0;
+          EXPECT_EQ(IsBareLeaf(h), bare);
+          EXPECT_EQ(TypeOf(h), bare ? NodeType::kLeafValue : NodeType(type));
+          EXPECT_EQ(StoredTypeOf(h), NodeType(type));
           EXPECT_EQ(IsS(h), s);
           EXPECT_EQ(DeltaOf(h), delta);
           EXPECT_EQ(ChildOf(h), s ? ChildKind(flags) : ChildKind::kNone);
@@ -114,6 +118,52 @@ TEST(DecodeNode, SNodeChildren) {
   EXPECT_TRUE(sx.has_value);
   EXPECT_EQ(InlineValue(U(s) + sx.value_pos), "ww");
   EXPECT_EQ(sx.bytes, "d");
+}
+
+TEST(BareLeaf, DecodesAsALeafWithAnEightByteValue) {
+  // S 'c' after 'a' (delta 2), stored inner without a child, then 8 bytes
+  // (one of them zero, which a tagged encoding would read as external),
+  // then the next sibling.
+  const std::string buf = Bytes({0x15, 0, 1, 2, 3, 4, 5, 6, 7, 0x0e});
+  const Node n = DecodeNode(U(buf), 0, 'a');
+  EXPECT_EQ(n.key, 'c');
+  EXPECT_TRUE(n.s);
+  EXPECT_EQ(n.type, NodeType::kLeafValue);
+  EXPECT_EQ(n.child, ChildKind::kNone);
+  EXPECT_EQ(n.value_pos, 1u);
+  EXPECT_EQ(n.value_bytes, kBareValueBytes);
+  EXPECT_EQ(n.end, 9u);
+  EXPECT_EQ(NodeBytes(U(buf)), 9u);
+  const TaggedValue tagged(U(buf), n);
+  EXPECT_EQ(tagged.view(), Bytes({8, 0, 1, 2, 3, 4, 5, 6, 7}));
+}
+
+TEST(BareLeaf, AppendSNodeStoresBareOnlyChildlessInlineEightByteValues) {
+  const std::string eight = Bytes({8, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'});
+  std::string out;
+  AppendSNode(&out, NodeType::kLeafValue, 'a', 'b', ChildKind::kNone, eight);
+  EXPECT_EQ(out, Bytes({0x0d, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}));
+  EXPECT_TRUE(IsBareLeaf(U(out)[0]));
+  // With a child the length byte stays: the child kind bits are taken.
+  out.clear();
+  AppendSNode(&out, NodeType::kLeafValue, 'a', 'b', ChildKind::kSuffix, eight);
+  EXPECT_EQ(out, Bytes({0xcf, 8, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}));
+  // Other lengths, external values and empty values are stored as before.
+  out.clear();
+  AppendSNode(&out, NodeType::kLeafValue, 0, 'b', ChildKind::kNone,
+              Bytes({7, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(out, Bytes({0x07, 'b', 7, 1, 2, 3, 4, 5, 6, 7}));
+  out.clear();
+  AppendSNode(&out, NodeType::kLeafValue, 0, 'b', ChildKind::kNone,
+              Bytes({0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(out, Bytes({0x07, 'b', 0, 1, 2, 3, 4, 5}));
+  EXPECT_FALSE(IsBareLeaf(U(out)[0]));
+  out.clear();
+  AppendSNode(&out, NodeType::kLeaf, 0, 'b', ChildKind::kNone, {});
+  EXPECT_EQ(out, Bytes({0x06, 'b'}));
+  // A tagged value of a node that has one reads back as it is stored.
+  const Node n = DecodeNode(U(out), 0, 0);
+  EXPECT_EQ(TaggedValue(U(out), n).view(), "");
 }
 
 TEST(Values, InlineAndExternalSizes) {
