@@ -135,9 +135,9 @@ TEST(MemoryManagerTest, ExtendedGrowthReallocatesOnlyAtStepEdges) {
     if (now != held) ++block_changes;
     held = now;
   }
-  // 2048 -> 8192 in 256 B steps (24), -> 16384 in 1 KiB (8), -> 65536 in
-  // 4 KiB (12): 44 heap reallocations for 1,984 growths.
-  EXPECT_EQ(block_changes, 44u);
+  // 2048 -> 8192 in 32 B steps (192), -> 16384 in 1 KiB (8), -> 65536 in
+  // 4 KiB (12): 212 heap reallocations for 1,984 growths.
+  EXPECT_EQ(block_changes, 212u);
   mm.Free(hp);
   EXPECT_EQ(mm.Stats().superbins[0].extended_heap_bytes, 0u);
 }
@@ -149,38 +149,38 @@ TEST(MemoryManagerTest, ExactFitHoldsNoRoomUntilItGrows) {
   EXPECT_EQ(small.superbin(), 4u);
   mm.Free(small);
 
-  HyperionPointer hp = mm.Allocate(4128, Fit::kExact);
+  HyperionPointer hp = mm.Allocate(8224, Fit::kExact);
   const HyperionPointer first = hp;
   const auto held = [&] { return mm.Stats().superbins[0].held_bytes; };
-  EXPECT_EQ(held(), 4128u);
+  EXPECT_EQ(held(), 8224u);
   auto* bytes = static_cast<uint8_t*>(mm.Resolve(hp));
-  for (size_t i = 0; i < 4128; ++i) ASSERT_EQ(bytes[i], 0) << i;
+  for (size_t i = 0; i < 8224; ++i) ASSERT_EQ(bytes[i], 0) << i;
   bytes[0] = 1;
-  bytes[4127] = 2;
+  bytes[8223] = 2;
   EXPECT_EQ(mm.CheckConsistency(), "");
 
   // A shrink within the step stays in place, the freed bytes zero.
-  hp = mm.Reallocate(hp, 4096);
-  EXPECT_EQ(held(), 4096u);
-  hp = mm.Reallocate(hp, 4128);
-  EXPECT_EQ(held(), 4352u);  // the first growth gets the step's room
+  hp = mm.Reallocate(hp, 8192);
+  EXPECT_EQ(held(), 8192u);
+  hp = mm.Reallocate(hp, 8224);
+  EXPECT_EQ(held(), 9216u);  // the first growth gets the step's room
   bytes = static_cast<uint8_t*>(mm.Resolve(hp));
   EXPECT_EQ(bytes[0], 1);
-  EXPECT_EQ(bytes[4127], 0);
-  hp = mm.Reallocate(hp, 4352);
-  EXPECT_EQ(held(), 4352u);  // and grows in place from then on
+  EXPECT_EQ(bytes[8223], 0);
+  hp = mm.Reallocate(hp, 9216);
+  EXPECT_EQ(held(), 9216u);  // and grows in place from then on
   EXPECT_EQ(hp, first);
   EXPECT_EQ(mm.CheckConsistency(), "");
 
   // An exact block shrinking by 32 bytes keeps its block: its bytes past the
   // new size are zero, and it still passes the consistency check.
-  const HyperionPointer other = mm.Allocate(4160, Fit::kExact);
-  static_cast<uint8_t*>(mm.Resolve(other))[4159] = 7;
-  EXPECT_EQ(mm.Reallocate(other, 4128), other);
-  EXPECT_EQ(mm.Stats().superbins[0].held_bytes, 4352u + 4160u);
+  const HyperionPointer other = mm.Allocate(8256, Fit::kExact);
+  static_cast<uint8_t*>(mm.Resolve(other))[8255] = 7;
+  EXPECT_EQ(mm.Reallocate(other, 8224), other);
+  EXPECT_EQ(mm.Stats().superbins[0].held_bytes, 9216u + 8256u);
   EXPECT_EQ(mm.CheckConsistency(), "");
-  EXPECT_EQ(mm.Reallocate(other, 4160), other);
-  EXPECT_EQ(static_cast<uint8_t*>(mm.Resolve(other))[4159], 0);
+  EXPECT_EQ(mm.Reallocate(other, 8256), other);
+  EXPECT_EQ(static_cast<uint8_t*>(mm.Resolve(other))[8255], 0);
   mm.Free(other);
   mm.Free(hp);
   EXPECT_EQ(mm.Stats().superbins[0].extended_heap_bytes, 0u);

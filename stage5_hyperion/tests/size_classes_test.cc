@@ -23,7 +23,8 @@ TEST(SizeClassesTest, EverySuperbinBoundary) {
 TEST(SizeClassesTest, ExtendedStepEdges) {
   EXPECT_EQ(ExtendedHeldSize(2017), 2048u);
   EXPECT_EQ(ExtendedHeldSize(2048), 2048u);
-  EXPECT_EQ(ExtendedHeldSize(2049), 2304u);
+  EXPECT_EQ(ExtendedHeldSize(2049), 2080u);  // 32 B steps up to 8 KiB
+  EXPECT_EQ(ExtendedHeldSize(8161), 8192u);
   EXPECT_EQ(ExtendedHeldSize(8191), 8192u);
   EXPECT_EQ(ExtendedHeldSize(8192), 8192u);
   EXPECT_EQ(ExtendedHeldSize(8193), 9216u);  // 1 KiB steps from here
@@ -43,22 +44,26 @@ TEST(SizeClassesTest, ExactFitRoundsTo32Only) {
 }
 
 TEST(SizeClassesTest, HeldSizeAfterResize) {
+  // Up to 8 KiB every 32-byte step is a new block size.
+  EXPECT_EQ(HeldSizeAfterResize(2304, 2336), 2336u);
+  EXPECT_EQ(HeldSizeAfterResize(2304, 2272), 2272u);
   // A block with room to grow: in place while the step-rounded size is the
   // same, else the new size's step-rounded one (the paper's rule).
-  EXPECT_EQ(HeldSizeAfterResize(2304, 2080), 2304u);
-  EXPECT_EQ(HeldSizeAfterResize(2304, 2304), 2304u);
-  EXPECT_EQ(HeldSizeAfterResize(2304, 2336), 2560u);
-  EXPECT_EQ(HeldSizeAfterResize(2304, 2048), 2048u);
+  EXPECT_EQ(HeldSizeAfterResize(10240, 9248), 10240u);
+  EXPECT_EQ(HeldSizeAfterResize(10240, 10240), 10240u);
+  EXPECT_EQ(HeldSizeAfterResize(10240, 10272), 11264u);
+  EXPECT_EQ(HeldSizeAfterResize(10240, 9216), 9216u);
   EXPECT_EQ(HeldSizeAfterResize(9216, 8192), 8192u);
   // An exact block moves to a block with room at its first growth, and
   // stays in place when it shrinks within its step.
-  EXPECT_EQ(HeldSizeAfterResize(4128, 4160), 4352u);
-  EXPECT_EQ(HeldSizeAfterResize(4160, 4128), 4160u);
-  EXPECT_EQ(HeldSizeAfterResize(4128, 4096), 4096u);
-  EXPECT_EQ(HeldSizeAfterResize(4128, 4128), 4128u);
+  EXPECT_EQ(HeldSizeAfterResize(8224, 8256), 9216u);
+  EXPECT_EQ(HeldSizeAfterResize(8256, 8224), 8256u);
+  EXPECT_EQ(HeldSizeAfterResize(8224, 8192), 8192u);
+  EXPECT_EQ(HeldSizeAfterResize(8224, 8224), 8224u);
   // New blocks (held 0) and frees.
-  EXPECT_EQ(HeldSizeAfterResize(0, 2080), 2304u);
-  EXPECT_EQ(HeldSizeAfterResize(4352, 0), 0u);
+  EXPECT_EQ(HeldSizeAfterResize(0, 2080), 2080u);
+  EXPECT_EQ(HeldSizeAfterResize(0, 8200), 9216u);
+  EXPECT_EQ(HeldSizeAfterResize(9216, 0), 0u);
 }
 
 // Each boundary through the manager: the superbin it lands in, what it
