@@ -13,6 +13,8 @@ void AppendHeaderAndKey(std::string* out, NodeType type, bool s, uint8_t prev,
 
 void AppendSNode(std::string* out, NodeType type, uint8_t prev, uint8_t key,
                  ChildKind child, std::string_view value_enc) {
+  // Those bits mean a bare leaf: an S-node leading nowhere is removed.
+  assert(type != NodeType::kInner || child != ChildKind::kNone);
   const bool bare = type == NodeType::kLeafValue && child == ChildKind::kNone &&
                     IsBareable(value_enc);
   AppendHeaderAndKey(out, bare ? NodeType::kInner : type, /*s=*/true, prev, key,

@@ -5,6 +5,7 @@
 // change by the same amount, and an embedded container that would pass its
 // budget is ejected into a container of its own first.
 
+#include <cassert>
 #include <cstring>
 
 #include "hyperion_store.h"
@@ -105,6 +106,9 @@ void HyperionStore::Eject(LevelPath* levels, EmbedPath* embeds, uint32_t* pos) {
                             esize - 1);
   const HyperionPointer child = NewContainer(payload);
   c = Base(*levels, li);
+  // The S-node holding an embedded child: never a bare leaf, whose child
+  // bits these would overwrite.
+  assert(hyperion::ChildOf(c[e.node_pos]) == ChildKind::kEmbedded);
   c[e.node_pos] = uint8_t((c[e.node_pos] & ~(3u << kFlagShift)) |
                           (uint8_t(ChildKind::kPointer) << kFlagShift));
   std::string pointer;
