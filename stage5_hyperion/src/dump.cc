@@ -126,10 +126,7 @@ void HyperionStore::DumpRegion(const Region& region, int indent,
     }
     if (hyperion::IsBareLeaf(n.header)) {
       absl::StrAppend(&text, ", bare value '",
-                      Printable(std::string_view(
-                          reinterpret_cast<const char*>(buf + n.value_pos),
-                          hyperion::kBareValueBytes)),
-                      "'");
+                      Printable(hyperion::BareValue(buf + n.value_pos)), "'");
     } else if (n.type == NodeType::kLeafValue) {
       absl::StrAppend(&text, ", ", ValueText(buf + n.value_pos));
     }

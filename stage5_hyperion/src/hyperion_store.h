@@ -258,8 +258,7 @@ class HyperionStore final : public KVStore {
   std::string_view NodeValue(const uint8_t* buf, const Node& n) const {
     if (n.type != NodeType::kLeafValue) return std::string_view();
     if (hyperion::IsBareLeaf(n.header)) {
-      return std::string_view(reinterpret_cast<const char*>(buf + n.value_pos),
-                              hyperion::kBareValueBytes);
+      return hyperion::BareValue(buf + n.value_pos);
     }
     return ValueAt(buf + n.value_pos);
   }

@@ -283,8 +283,11 @@ inline uint32_t NodeBytes(const uint8_t* p) {
   uint32_t n = (h & kDeltaMask) ? 1 : 2;
   if (HasJumpSuccessor(h)) n += JumpSuccessorBytes(p + n);
   if (HasTNodeTable(h)) n += kTNodeTableBytes;
-  if (TypeOf(h) == NodeType::kLeafValue)
-    n += uint32_t(NodeValueBytes(h, p + n));
+  if (IsBareLeaf(h)) {
+    n += kBareValueBytes;
+  } else if (StoredTypeOf(h) == NodeType::kLeafValue) {
+    n += uint32_t(ValueBytes(p + n));
+  }
   return n + uint32_t(ChildBytes(ChildOf(h), p + n));
 }
 
@@ -339,6 +342,10 @@ inline std::string_view InlineValue(const uint8_t* enc) {
 inline HyperionPointer ExternalValue(const uint8_t* enc) {
   assert(IsExternal(enc));
   return HyperionPointer::Load(enc + 1);
+}
+// A bare leaf's value, the kBareValueBytes at `p`.
+inline std::string_view BareValue(const uint8_t* p) {
+  return std::string_view(reinterpret_cast<const char*>(p), kBareValueBytes);
 }
 
 // The value of node `n` of `buf` as a tagged encoding, whether it is

@@ -114,8 +114,7 @@ void HyperionStore::Walk(ScanState* state) const {
       state->length = length;
       std::string_view value;
       if (hyperion::IsBareLeaf(header)) {
-        value = std::string_view(reinterpret_cast<const char*>(p),
-                                 hyperion::kBareValueBytes);
+        value = hyperion::BareValue(p);
         p += hyperion::kBareValueBytes;
       } else if (type == NodeType::kLeafValue) {
         value = ValueAt(p);
