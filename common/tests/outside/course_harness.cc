@@ -1,7 +1,8 @@
 // An outside program, as a course harness is: it knows only <kvlab/course.h>
 // and is built against an installed kvlab with
 //
-//   g++ -std=c++20 course_harness.cc $(pkg-config --cflags --libs --static kvlab)
+//   g++ -std=c++20 course_harness.cc $(pkg-config --cflags --libs --static
+//   kvlab)
 //
 // It runs the course benchmark's checked phase: load pairs, then operations
 // each compared with a std::map. Usage: course_harness [spec] [pairs] [ops].
@@ -26,12 +27,15 @@ std::string RandomText(int min_len, int max_len, bool letters_only) {
       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
   std::string s(min_len + rng() % (max_len - min_len + 1), ' ');
   for (char& c : s) {
-    c = letters_only ? kLetters[rng() % 52] : static_cast<char>(32 + rng() % 95);
+    c = letters_only ? kLetters[rng() % 52]
+                     : static_cast<char>(32 + rng() % 95);
   }
   return s;
 }
 
-Slice In(std::string& s) { return Slice{static_cast<uint8_t>(s.size()), s.data()}; }
+Slice In(std::string& s) {
+  return Slice{static_cast<uint8_t>(s.size()), s.data()};
+}
 
 std::string Out(Slice& s) {
   std::string copy(s.data, s.size);
@@ -55,7 +59,8 @@ int main(int argc, char** argv) {
   kvStore store = spec ? kvStore(pairs, spec) : kvStore(pairs);
   std::map<std::string, std::string> model;
   for (int i = 0; i < pairs; ++i) {
-    std::string key = RandomText(1, 64, true), value = RandomText(1, 255, false);
+    std::string key = RandomText(1, 64, true),
+                value = RandomText(1, 255, false);
     Slice k = In(key), v = In(value);
     if (store.put(k, v) != (model.count(key) > 0)) {
       return Fail("put", key, "?", "?");
@@ -68,13 +73,15 @@ int main(int argc, char** argv) {
     Slice k = In(key);
     switch (i % 5) {
       case 0:
-        if (!store.get(k, value_out)) return Fail("get", key, "absent", model[key]);
+        if (!store.get(k, value_out))
+          return Fail("get", key, "absent", model[key]);
         if (std::string got = Out(value_out); got != model[key]) {
           return Fail("get", key, got, model[key]);
         }
         break;
       case 1: {
-        std::string fresh = RandomText(1, 64, true), value = RandomText(1, 255, false);
+        std::string fresh = RandomText(1, 64, true),
+                    value = RandomText(1, 255, false);
         Slice f = In(fresh), v = In(value);
         store.put(f, v);
         model[fresh] = value;
@@ -92,7 +99,8 @@ int main(int argc, char** argv) {
       case 3: {
         int n = static_cast<int>(rng() % model.size());
         auto it = std::next(model.begin(), n);
-        if (!store.get(n, key_out, value_out)) return Fail("get(N)", it->first, "false", "true");
+        if (!store.get(n, key_out, value_out))
+          return Fail("get(N)", it->first, "false", "true");
         std::string got_key = Out(key_out), got_value = Out(value_out);
         if (got_key != it->first || got_value != it->second) {
           return Fail("get(N)", it->first, got_key, it->first);
@@ -112,7 +120,8 @@ int main(int argc, char** argv) {
       }
     }
   }
-  std::printf("checked phase: OK (%s, %d pairs loaded, %d operations checked)\n",
-              spec ? spec : "default store", pairs, ops);
+  std::printf(
+      "checked phase: OK (%s, %d pairs loaded, %d operations checked)\n",
+      spec ? spec : "default store", pairs, ops);
   return 0;
 }
