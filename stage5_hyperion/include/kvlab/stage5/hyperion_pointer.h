@@ -18,7 +18,6 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include "kvlab/stage5/little_endian_40.h"
 
@@ -35,6 +34,10 @@ class HyperionPointer {
   static constexpr uint32_t kMaxBin = (1u << kBinBits) - 1;
   static constexpr uint32_t kMaxMetabin = (1u << kMetabinBits) - 1;
   static constexpr uint32_t kMaxSuperbin = (1u << kSuperbinBits) - 1;
+  // Load and Store move the fields as one 40-bit number (Load40, Store40).
+  static_assert(kSuperbinBits + kMetabinBits + kBinBits + kChunkBits ==
+                    8 * kBytes &&
+                kBytes == 5);
 
   // The null pointer.
   constexpr HyperionPointer() = default;
