@@ -354,8 +354,9 @@ class Grader:
         value = 0.0 if unclean else 1.0
         part.points, part.passed = rubric.judge(rule, value)
         part.value = value
-        part.reason = (f"{len(passing)} passing groups rerun clean"
-                       if not unclean else unclean[0])
+        count = len(passing)
+        part.reason = (f"{count} passing group{'s' if count > 1 else ''} "
+                       "rerun clean" if not unclean else unclean[0])
         return part
 
     def private_part(self, release):

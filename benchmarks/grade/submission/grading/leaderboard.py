@@ -119,6 +119,16 @@ def _row(rank, e):
             number(e.load_seconds) if e.correct else "-", e.sha256[:12])
 
 
+def _heading(stage, entries):
+    """'stage1 (store avl, n=1,000,000)'; the grades' sizes if they differ,
+    since throughput and bytes per key depend on them."""
+    stores = sorted({e.store for e in entries})
+    sizes = sorted({e.n for e in entries if isinstance(e.n, int)})
+    size = ("n=" + "/".join(f"{n:,}" for n in sizes) +
+            (" (graded at different sizes)" if len(sizes) > 1 else ""))
+    return f"{stage} (store {', '.join(stores)}, {size})"
+
+
 def _md(text):
     return str(text).replace("|", "\\|")
 
@@ -129,8 +139,7 @@ def markdown(stages, notes, date):
            f"{total} submission grade(s), ranked by score, then throughput; "
            f"made {date} by `make leaderboard`.", ""]
     for stage, entries in stages.items():
-        first = entries[0]
-        out += [f"## {stage} (store {first.store}, n={first.n})", "",
+        out += [f"## {_heading(stage, entries)}", "",
                 "| " + " | ".join(COLUMNS) + " |",
                 "|" + "|".join("---:" if c in ("rank", "score", "workload")
                                or "(" in c or "/" in c else "---"
@@ -247,9 +256,7 @@ def html_page(stages, notes, date):
     numeric = {"rank", "score", "test groups", "workload",
                "throughput (ops/s)", "bytes/key", "load (s)"}
     for stage, entries in stages.items():
-        first = entries[0]
-        out.append(f"<h2>{html.escape(stage)} (store "
-                   f"{html.escape(first.store)}, n={first.n})</h2>")
+        out.append(f"<h2>{html.escape(_heading(stage, entries))}</h2>")
         out.append("<table><thead><tr>" + "".join(
             f"<th>{html.escape(c)}</th>" for c in COLUMNS) +
             "</tr></thead><tbody>")

@@ -518,6 +518,7 @@ class LeaderboardTest(unittest.TestCase):
             self.assertEqual([e.name for e in stages["stage1"]],
                              ["alice", "bob", "carol|x"])
             md = leaderboard.markdown(stages, notes, "today")
+            self.assertIn("## stage1 (store avl, n=1,000)", md)
             self.assertIn("| 1 | alice | 55/70 | 1/2 | - | - | 3,000,000 | "
                           "200.5 | 0.5 | abababababab |", md)
             self.assertIn("| 3 | carol\\|x | 0/70 |", md)
