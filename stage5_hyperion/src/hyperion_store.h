@@ -434,7 +434,7 @@ class HyperionStore final : public KVStore {
   struct ScanState {
     // One container level of the walk: the nodes in [p, end), whose keys
     // extend the `base` key bytes above them. No default member
-    // initialisers: they would zero the whole stack (12 KB) on every Scan,
+    // initialisers: they would zero the whole stack (20 KB) on every Scan,
     // and each push writes all its fields.
     struct Level {
       const uint8_t* p;  // the next node
@@ -450,8 +450,9 @@ class HyperionStore final : public KVStore {
 
     explicit ScanState(ScanVisitor v) : visitor(v) {}
     void Enter(const uint8_t* p, const uint8_t* end, uint32_t base,
-               uint8_t prev_t = 0, uint8_t prev_s = 0) {
-      Push(Level{p, end, base, prev_t, prev_s, nullptr, 0});
+               uint8_t prev_t = 0, uint8_t prev_s = 0,
+               const uint8_t* split = nullptr, uint32_t next_piece = 0) {
+      Push(Level{p, end, base, prev_t, prev_s, split, next_piece});
     }
     // Member by member: a whole-struct copy has g++ assemble the walk's
     // level (held in registers) in a stack temporary with narrow stores and
@@ -476,9 +477,16 @@ class HyperionStore final : public KVStore {
 
     char key[kMaxKeySize];
     size_t length = 0;
-    // A level below the root is entered through an S-node's child, two key
-    // bytes deeper: a level's base is even and below kMaxKeySize, so one
-    // path passes at most kMaxKeySize / 2 levels.
+    // The bound: every entry is one container level (real or embedded; a
+    // piece of a split container carries its directory in its own entry,
+    // never in one of its own), and the entries' bases strictly increase
+    // from the bottom of the stack up to the walk's current level. ScanFrom
+    // enters one level per container on the start key's path, each two key
+    // bytes deeper than the one before; the walk pushes its current level
+    // only to enter a child two bytes deeper, and pops it before it goes
+    // back up. A level holds keys longer than its base, which is even, so
+    // the bases are among 0, 2, ..., kMaxKeySize - 2: at most
+    // kMaxKeySize / 2 entries.
     Level levels[kMaxKeySize / 2];
     size_t depth = 0;
     ScanVisitor visitor;
@@ -487,9 +495,11 @@ class HyperionStore final : public KVStore {
   // Descends along `bound` (non-empty) below `region`, whose keys extend
   // the `state->length` bytes of `state->key`: emits a suffix on the path
   // that is in range, and enters for the walk what follows the path at each
-  // level.
-  bool ScanFrom(const Region& region, std::string_view bound,
-                ScanState* state) const;
+  // level. A `region` that is a piece of split container `split` (null:
+  // none) enters a level that moves on to piece `next_piece` when its
+  // nodes end.
+  bool ScanFrom(const Region& region, std::string_view bound, ScanState* state,
+                const uint8_t* split = nullptr, uint32_t next_piece = 0) const;
   // Visits every key of the levels entered in `state`, the top one first.
   void Walk(ScanState* state) const;
   // Looks at the next kPrefetchLookahead nodes from `p` (before `end`) for
