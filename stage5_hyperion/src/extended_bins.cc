@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "extended_record.h"
 #include "kvlab/stage5/memory_manager.h"
@@ -12,15 +12,6 @@
 #include "superbin.h"
 
 namespace kvlab::stage5 {
-namespace {
-
-void OutOfMemory(size_t size) {
-  std::fprintf(stderr,
-               "stage5 memory manager: heap block of %zu bytes failed\n", size);
-  std::abort();
-}
-
-}  // namespace
 
 ExtendedRecord* MemoryManager::Record(HyperionPointer hp) const {
   assert(hp.superbin() == 0);
@@ -32,9 +23,14 @@ HyperionPointer MemoryManager::AllocateExtended(size_t size, Fit fit) {
   UnpoisonRegion(chunk.address, kExtendedRecordSize);
   auto* record = reinterpret_cast<ExtendedRecord*>(chunk.address);
   record->flags = ExtendedRecord::kSingle;
-  ResizeBlock(
-      record, size,
-      fit == Fit::kExact ? ExactHeldSize(size) : ExtendedHeldSize(size));
+  try {
+    ResizeBlock(
+        record, size,
+        fit == Fit::kExact ? ExactHeldSize(size) : ExtendedHeldSize(size));
+  } catch (const std::bad_alloc&) {
+    FreeExtended(chunk.hp);  // the record, still without a block
+    throw;
+  }
   return chunk.hp;
 }
 
@@ -61,13 +57,18 @@ void MemoryManager::ResizeBlock(ExtendedRecord* record, size_t new_size,
       std::free(block);
       block = nullptr;
     } else {
-      // Bytes past new_size that survive the move must be zero.
+      char* moved = static_cast<char*>(std::realloc(block, new_held));
+      if (moved == nullptr) {
+        // realloc left the block as it was; so is everything else.
+        PoisonRegion(block + old_size, old_held - old_size);
+        throw std::bad_alloc();
+      }
+      block = moved;
+      // Bytes past new_size that survived the move must be zero.
       if (new_size < old_size) {
         std::memset(block + new_size, 0,
                     std::min(old_size, new_held) - new_size);
       }
-      block = static_cast<char*>(std::realloc(block, new_held));
-      if (block == nullptr) OutOfMemory(new_held);
       if (new_held > old_held) {
         std::memset(block + old_held, 0, new_held - old_held);
       }

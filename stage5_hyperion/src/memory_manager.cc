@@ -74,6 +74,14 @@ HyperionPointer MemoryManager::Reallocate(HyperionPointer hp, size_t new_size) {
   return moved;
 }
 
+bool MemoryManager::ResizesInPlace(HyperionPointer hp, size_t new_size) const {
+  if (hp.IsNull() || new_size == 0) return false;
+  if (hp.superbin() != SuperbinForSize(new_size)) return false;
+  if (hp.superbin() != 0) return true;
+  const uint64_t held = Record(hp)->held();
+  return HeldSizeAfterResize(held, new_size) == held;
+}
+
 void MemoryManager::ResizeSmallInPlace(HyperionPointer hp, size_t new_size) {
   const ChunkLocation chunk = (*superbins_)[hp.superbin()].Locate(hp);
   const size_t chunk_size = ChunkSize(hp.superbin());

@@ -38,6 +38,15 @@
 //     use-after-poison.
 //   - Pointers change only when their owner calls Reallocate, or during a
 //     compaction the owner starts (below).
+//   - Out of memory: a call that needs memory the system refuses (an mmap
+//     for a new bin, a bin or metabin descriptor, a table's growth, a heap
+//     block; or a 2^14th metabin, which pointers cannot name) throws
+//     std::bad_alloc and leaves the manager as it was, every pointer and
+//     byte unchanged. That is Allocate, Reallocate, AllocateChained,
+//     ResizeSlot and BeginCompaction; each does its fallible steps before
+//     its first change. Free, Resolve, Forward and FinishCompaction never
+//     fail, and neither does a Reallocate that ResizesInPlace allows: an
+//     owner can undo its own changes without memory.
 //
 // One manager per arena: it has no global state. Not thread-safe; the
 // arena's lock serialises calls.
@@ -90,6 +99,10 @@ class MemoryManager {
   // Reallocate(null, n) is Allocate(n); Reallocate(hp, 0) frees hp and
   // returns null. `hp` must not be chained.
   HyperionPointer Reallocate(HyperionPointer hp, size_t new_size);
+  // True if Reallocate(hp, new_size) would keep both `hp` and its address
+  // (new_size in hp's 32-byte class, or a superbin 0 block that need not
+  // move): such a Reallocate allocates nothing and cannot fail.
+  bool ResizesInPlace(HyperionPointer hp, size_t new_size) const;
   // Frees an allocation or a chained pointer with all its slots. Null is a
   // no-op.
   void Free(HyperionPointer hp);
