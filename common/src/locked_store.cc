@@ -1,6 +1,7 @@
 #include "kvlab/locked_store.h"
 
 #include <mutex>
+#include <new>
 
 namespace kvlab {
 
@@ -10,8 +11,12 @@ LockedStore::LockedStore(std::unique_ptr<KVStore> inner)
 bool LockedStore::PutImpl(std::string_view key, std::string_view value) {
   std::unique_lock lock(mutex_);
   // KVStore::Put validated the sizes and, through ValidateKey, the inner
-  // store's own key rules, so the inner Put cannot fail.
-  return *inner_->Put(key, value);
+  // store's own key rules, so the inner Put fails only for want of memory,
+  // having changed nothing: passed on as the std::bad_alloc it was, which
+  // this store's Put turns back into ResourceExhausted.
+  const absl::StatusOr<bool> replaced = inner_->Put(key, value);
+  if (!replaced.ok()) throw std::bad_alloc();
+  return *replaced;
 }
 
 bool LockedStore::GetImpl(std::string_view key, std::string* value) const {
