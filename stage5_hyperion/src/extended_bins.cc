@@ -18,19 +18,30 @@ ExtendedRecord* MemoryManager::Record(HyperionPointer hp) const {
   return reinterpret_cast<ExtendedRecord*>((*superbins_)[0].Address(hp));
 }
 
-HyperionPointer MemoryManager::AllocateExtended(size_t size, Fit fit) {
-  const ChunkLocation chunk = (*superbins_)[0].Allocate();
+HyperionPointer MemoryManager::AllocateExtended(
+    size_t size, Fit fit, std::initializer_list<std::string_view> parts) {
+  const size_t held =
+      fit == Fit::kExact ? ExactHeldSize(size) : ExtendedHeldSize(size);
+  char* block = static_cast<char*>(std::malloc(held));
+  if (block == nullptr) throw std::bad_alloc();
+  ChunkLocation chunk;
+  try {
+    chunk = (*superbins_)[0].Allocate();
+  } catch (const std::bad_alloc&) {
+    std::free(block);
+    throw;
+  }
+  const size_t filled = CopyParts(block, parts);
+  std::memset(block + filled, 0, held - filled);
+  PoisonRegion(block + size, held - size);
   UnpoisonRegion(chunk.address, kExtendedRecordSize);
   auto* record = reinterpret_cast<ExtendedRecord*>(chunk.address);
   record->flags = ExtendedRecord::kSingle;
-  try {
-    ResizeBlock(
-        record, size,
-        fit == Fit::kExact ? ExactHeldSize(size) : ExtendedHeldSize(size));
-  } catch (const std::bad_alloc&) {
-    FreeExtended(chunk.hp);  // the record, still without a block
-    throw;
-  }
+  record->block = block;
+  record->requested = uint32_t(size);
+  record->overallocation = uint16_t(held - size);
+  requested_bytes_[0] += size;
+  extended_heap_bytes_ += held;
   return chunk.hp;
 }
 

@@ -1,5 +1,6 @@
-// HyperionStore (`hyperion`): the Hyperion trie (Mäsker et al., the
-// paper, seed 000_... in ../shared/seeds; design in docs/stage5_hyperion.md),
+// HyperionStore (`hyperion`): the Hyperion trie (Mäsker et al., "Hyperion:
+// Building the Largest In-memory Search Tree", SIGMOD 2019; design in
+// docs/stage5_hyperion.md),
 // with jump successors, container and T-node jump tables and container
 // splits (with kvlab's own split directory), without key pre-processing
 // and arenas.
@@ -36,6 +37,14 @@
 //     entry's key range, with its count of keys; the root is never split;
 //   - every chunk the memory manager holds is reachable exactly once.
 //
+// Out of memory (kv_store.h): a Put or Delete that finds no memory leaves
+// the store exactly as it was, and a Put then returns ResourceExhausted.
+// Each write records every change before making it and frees what it gives
+// up only when it is done (undo_log.h); if an allocation fails part way,
+// the records undo the changes newest first, which takes no memory, so it
+// cannot fail in turn. An automatic compaction (options.compact) that
+// finds no memory is left for later. Reads never change the store.
+//
 // Not thread-safe; MakeThreadSafe wraps it in a LockedStore.
 
 #ifndef KVLAB_STAGE5_HYPERION_STORE_H_
@@ -51,6 +60,7 @@
 
 #include "absl/base/attributes.h"
 #include "absl/container/inlined_vector.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "container_scan.h"
 #include "kvlab/kv_store.h"
@@ -58,6 +68,7 @@
 #include "kvlab/store_options.h"
 #include "node.h"
 #include "split.h"
+#include "undo_log.h"
 
 namespace kvlab::stage5 {
 
@@ -154,6 +165,7 @@ class HyperionStore final : public KVStore {
   // Moves the trie's chunks out of the memory manager's sparsest bins and
   // forwards every pointer the trie stores, so that the emptied bins are
   // returned to the system (MemoryManager::BeginCompaction). O(size).
+  // Throws std::bad_alloc, having moved nothing, if memory runs out.
   CompactionStats Compact(const CompactionPolicy& policy = {});
   uint64_t compactions() const { return compactions_; }
   // Containers cut in two by splits (options.split_above) so far.
@@ -237,9 +249,25 @@ class HyperionStore final : public KVStore {
   };
 
   // Put and Delete proper (insert.cc, erase.cc); PutImpl and DeleteImpl
-  // add the compaction check.
+  // run them through Write and add the compaction check.
   bool Insert(std::string_view key, std::string_view value);
   bool Erase(std::string_view key);
+  // Runs `write` (Insert or Erase) with a fresh undo log and returns what it
+  // returns. If it throws std::bad_alloc, undoes what it changed, restores
+  // the members it set, and rethrows.
+  bool Write(absl::FunctionRef<bool()> write);
+
+  // --- a write's memory (undo_log.h): chunks a write allocates come from
+  // AllocateChunk (or NewChunkWith, which also fills one with `bytes`), and
+  // chunks it gives up go to undo_.FreeLater; every byte it overwrites in
+  // place is saved with undo_.SaveBytes or undo_.SaveSplice first.
+  HyperionPointer AllocateChunk(size_t size, Fit fit = Fit::kRoomToGrow) {
+    return undo_.Allocate([&] { return mm_.Allocate(size, fit); });
+  }
+  HyperionPointer NewChunkWith(std::string_view bytes);  // values.cc
+  // Resizes `hp` to `new_size` bytes where it is, which mm_.ResizesInPlace
+  // must allow (splice.cc).
+  void ResizeInPlace(HyperionPointer hp, size_t new_size);
 
   // --- compaction (compact.cc)
   // Runs Compact() when options_.compact asks for it.
@@ -251,7 +279,7 @@ class HyperionStore final : public KVStore {
 
   // --- values (values.cc)
   // Sets `*out` to the encoding of `value`; allocates a chunk for a value
-  // longer than options_.inline_value.
+  // longer than options_.inline_value (AllocateChunk).
   void EncodeValue(std::string_view value, EncodedValue* out);
   std::string_view ValueAt(const uint8_t* enc) const {
     return hyperion::IsExternal(enc) ? ExternalValueAt(enc)
@@ -539,6 +567,7 @@ class HyperionStore final : public KVStore {
 
   const HyperionOptions options_;
   mutable MemoryManager mm_;
+  hyperion::UndoLog undo_;  // of the write in progress
   HyperionPointer root_;
   bool has_empty_key_ = false;
   HyperionPointer empty_value_;  // the empty key's value, null if empty
