@@ -11,6 +11,7 @@ namespace {
 using stage1::AvlPath;
 using stage1::Node;
 
+// handout: cut
 // Removes the node `*link` points to, `path` holding the links above it,
 // then rebalances up to the root. Frees the node, updating `*bytes`.
 void RemoveAt(Node** link, AvlPath* path, size_t* bytes) {
@@ -42,6 +43,7 @@ void RemoveAt(Node** link, AvlPath* path, size_t* bytes) {
   stage1::FreeNode(doomed, bytes);
   stage1::RebalancePath(path);
 }
+// handout: end
 
 }  // namespace
 
@@ -61,6 +63,7 @@ bool AvlStore::GetImpl(std::string_view key, std::string* value) const {
 }
 
 bool AvlStore::PutImpl(std::string_view key, std::string_view value) {
+  // handout: AvlStore::PutImpl -> #6-the-avl-tree
   AvlPath path;
   Node** link = &root_;
   while (*link != nullptr) {
@@ -78,9 +81,11 @@ bool AvlStore::PutImpl(std::string_view key, std::string_view value) {
   // where the heights stop changing.
   stage1::RebalancePath(&path);
   return false;
+  // handout: end
 }
 
 bool AvlStore::DeleteImpl(std::string_view key) {
+  // handout: AvlStore::DeleteImpl -> #6-the-avl-tree
   AvlPath path;
   Node** link = &root_;
   while (true) {
@@ -92,6 +97,7 @@ bool AvlStore::DeleteImpl(std::string_view key) {
   }
   RemoveAt(link, &path, &node_bytes_);
   return true;
+  // handout: end
 }
 
 bool AvlStore::GetNth(uint64_t n, std::string* key, std::string* value) const {
@@ -103,6 +109,7 @@ bool AvlStore::GetNth(uint64_t n, std::string* key, std::string* value) const {
 }
 
 bool AvlStore::DeleteNth(uint64_t n) {
+  // handout: AvlStore::DeleteNth -> #6-the-avl-tree
   if (n >= Size()) return false;
   AvlPath path;
   Node** link = &root_;
@@ -120,6 +127,7 @@ bool AvlStore::DeleteNth(uint64_t n) {
   }
   RemoveAt(link, &path, &node_bytes_);
   return true;
+  // handout: end
 }
 
 uint64_t AvlStore::Scan(std::string_view start, ScanVisitor visitor) const {

@@ -5,6 +5,7 @@
 namespace kvlab::stage1 {
 
 const Node* FindNode(const Node* root, std::string_view key) {
+  // handout: FindNode -> #2-search-and-insert
   const Node* node = root;
   while (node != nullptr) {
     const int c = CompareKeys(key, KeyOf(node));
@@ -12,9 +13,11 @@ const Node* FindNode(const Node* root, std::string_view key) {
     node = c < 0 ? node->left : node->right;
   }
   return nullptr;
+  // handout: end
 }
 
 const Node* SelectNode(const Node* root, uint64_t n) {
+  // handout: SelectNode -> #5-subtree-sizes-and-the-n-th-key
   const Node* node = root;
   while (true) {
     const uint64_t left_size = SizeOf(node->left);
@@ -26,6 +29,7 @@ const Node* SelectNode(const Node* root, uint64_t n) {
       node = node->right;
     }
   }
+  // handout: end
 }
 
 uint64_t ScanTree(const Node* root, std::string_view start,

@@ -8,6 +8,7 @@
 namespace kvlab::stage2 {
 namespace {
 
+// handout: cut
 // child[i] of `parent` is full and `parent` is not. Makes room in it: if a
 // neighbour has room for two keys or more, moves half the difference of
 // their key counts over to it (as absl::btree does); otherwise splits the
@@ -34,10 +35,12 @@ void MakeRoom(Tree* tree, Node* parent, int i) {
   }
   SplitChild(layout, parent, i, &tree->node_bytes);
 }
+// handout: end
 
 }  // namespace
 
 bool Put(Tree* tree, std::string_view key, std::string_view value) {
+  // handout: Put -> #3-insert-step-by-step
   const NodeLayout& layout = tree->layout;
   if (tree->root == nullptr) {
     tree->root = NewNode(layout, /*leaf=*/true, &tree->node_bytes);
@@ -82,6 +85,7 @@ bool Put(Tree* tree, std::string_view key, std::string_view value) {
   for (int d = 0; d < depth; ++d) ++*path[d];
   ++tree->size;
   return false;
+  // handout: end
 }
 
 }  // namespace kvlab::stage2

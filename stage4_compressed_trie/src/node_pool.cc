@@ -58,6 +58,7 @@ void NodePool::SetNext(void* block, void* next) {
 }
 
 void* NodePool::PopFree(size_t c, bool aligned) {
+  // handout: NodePool::PopFree -> #the-node-pool
   std::vector<void*>& lists = aligned ? free_aligned_ : free_unaligned_;
   void* object = lists[c];
   lists[c] = NextOf(object);
@@ -65,9 +66,11 @@ void* NodePool::PopFree(size_t c, bool aligned) {
   --free_[c];
   --free_objects_;
   return object;
+  // handout: end
 }
 
 void NodePool::PushFree(void* object, size_t c) {
+  // handout: NodePool::PushFree -> #the-node-pool
   const bool aligned = reinterpret_cast<uintptr_t>(object) % 8 == 0;
   std::vector<void*>& lists = aligned ? free_aligned_ : free_unaligned_;
   if (lists[c] == nullptr) MarkNonEmpty(c, aligned);
@@ -75,12 +78,14 @@ void NodePool::PushFree(void* object, size_t c) {
   lists[c] = object;
   ++free_[c];
   ++free_objects_;
+  // handout: end
 }
 
 // The smallest class >= `from` whose list (aligned, or either) is non-empty,
 // with the list's kind in *aligned; 0 if none. A scan of 64 classes per step.
 size_t NodePool::FindNonEmpty(size_t from, bool need_aligned,
                               bool* aligned) const {
+  // handout: NodePool::FindNonEmpty -> #the-node-pool
   for (size_t word = from / 64; word < nonempty_aligned_.size(); ++word) {
     // Bits below `from` in its own word are masked off.
     const uint64_t below =
@@ -93,9 +98,11 @@ size_t NodePool::FindNonEmpty(size_t from, bool need_aligned,
     return c;
   }
   return 0;
+  // handout: end
 }
 
 void* NodePool::Allocate(size_t bytes, bool align8) {
+  // handout: NodePool::Allocate -> #the-node-pool
   const size_t c = ClassOf(bytes);
   assert(c < free_aligned_.size());
   const size_t rounded = c * kGranule;
@@ -133,9 +140,11 @@ void* NodePool::Allocate(size_t bytes, bool align8) {
   ++live_objects_;
   live_bytes_ += rounded;
   return object;
+  // handout: end
 }
 
 void NodePool::Free(void* object, size_t bytes) {
+  // handout: NodePool::Free -> #the-node-pool
   const size_t c = ClassOf(bytes);
   assert(live_[c] > 0);
   --live_[c];
@@ -146,6 +155,7 @@ void NodePool::Free(void* object, size_t bytes) {
     return;
   }
   PushFree(object, c);
+  // handout: end
 }
 
 size_t NodePool::BytesReserved() const {

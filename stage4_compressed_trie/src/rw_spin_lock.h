@@ -23,6 +23,7 @@ inline void LockBackoff(int* spins) {
 }
 
 inline void LockShared(std::atomic_ref<uint32_t> word) {
+  // handout: LockShared -> #three-locking-designs
   int spins = 0;
   for (;;) {
     uint32_t v = word.load(std::memory_order_relaxed);
@@ -32,6 +33,7 @@ inline void LockShared(std::atomic_ref<uint32_t> word) {
     }
     LockBackoff(&spins);
   }
+  // handout: end
 }
 
 inline void UnlockShared(std::atomic_ref<uint32_t> word) {
@@ -39,6 +41,7 @@ inline void UnlockShared(std::atomic_ref<uint32_t> word) {
 }
 
 inline void LockExclusive(std::atomic_ref<uint32_t> word) {
+  // handout: LockExclusive -> #three-locking-designs
   int spins = 0;
   for (;;) {
     uint32_t v = word.load(std::memory_order_relaxed);
@@ -52,6 +55,7 @@ inline void LockExclusive(std::atomic_ref<uint32_t> word) {
     }
     LockBackoff(&spins);
   }
+  // handout: end
 }
 
 // Clears the waiting bit too; a writer still waiting sets it again.

@@ -27,10 +27,12 @@ using stage4::StoreCount;
 
 namespace {
 
+// handout: cut
 FindMethod MethodOf(const CTrieOptions& o) {
   return o.find == CTrieOptions::Find::kSimd ? FindMethod::kSimd
                                              : FindMethod::kBinary;
 }
+// handout: end
 
 void CopyBytes(char* dst, std::string_view src) {
   // memcpy must not get the null pointer an empty view may hold.
@@ -112,6 +114,7 @@ CTrieStore::Node* CTrieStore::CopyWithoutChild(const Node* x, size_t at) {
 // x's label, the branch byte and the child's label become one label; the
 // result has the child's value and children.
 CTrieStore::Node* CTrieStore::MergeWithChild(const Node* x, size_t child) {
+  // handout: CTrieStore::MergeWithChild -> #split-and-merge
   const Node* c = LoadChild(x, child);
   scratch_.assign(stage4::Label(x));
   scratch_.push_back(static_cast<char>(stage4::BranchArray(x)[child]));
@@ -120,6 +123,7 @@ CTrieStore::Node* CTrieStore::MergeWithChild(const Node* x, size_t child) {
   Node* y = NewNode(n, scratch_, stage4::HasValue(c), stage4::Value(c));
   CopyChildren(y, 0, c, 0, n);
   return y;
+  // handout: end
 }
 
 // Builds what replaces `x` (holding `x_count` keys, label L) when the key's
@@ -132,6 +136,7 @@ CTrieStore::Node* CTrieStore::MergeWithChild(const Node* x, size_t child) {
 CTrieStore::Node* CTrieStore::BuildSplit(Node* x, uint32_t x_count,
                                          size_t common, std::string_view rest,
                                          std::string_view value) {
+  // handout: CTrieStore::BuildSplit -> #split-and-merge
   const std::string_view label = stage4::Label(x);
   const bool suffix = options_.compress == CTrieOptions::Compress::kSuffix;
   struct Child {
@@ -172,6 +177,7 @@ CTrieStore::Node* CTrieStore::BuildSplit(Node* x, uint32_t x_count,
     }
   }
   return e;
+  // handout: end
 }
 
 // The key count of the node at `depth` on path_ (0 = the root).
@@ -238,6 +244,7 @@ void CTrieStore::Discard(Node* x) { FreeNode(x, stage4::NodeBytes(x)); }
 void CTrieStore::FreeNode(void* x, size_t bytes) { pool_->Free(x, bytes); }
 
 bool CTrieStore::PutLocked(std::string_view key, std::string_view value) {
+  // handout: CTrieStore::PutLocked -> #split-and-merge
   const bool suffix = options_.compress == CTrieOptions::Compress::kSuffix;
   path_.clear();
   Node* x = root_.load(std::memory_order_relaxed);
@@ -278,9 +285,11 @@ bool CTrieStore::PutLocked(std::string_view key, std::string_view value) {
   Replace(replacement, replaced ? 0 : 1);
   FinishWrite();
   return replaced;
+  // handout: end
 }
 
 bool CTrieStore::DeleteLocked(std::string_view key) {
+  // handout: CTrieStore::DeleteLocked -> #split-and-merge
   const bool full = options_.compress == CTrieOptions::Compress::kFull;
   path_.clear();
   Node* x = root_.load(std::memory_order_relaxed);
@@ -372,6 +381,7 @@ bool CTrieStore::DeleteLocked(std::string_view key) {
   Replace(replacement, -1);
   FinishWrite();
   return true;
+  // handout: end
 }
 
 }  // namespace kvlab
