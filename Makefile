@@ -90,7 +90,7 @@ KVBENCH = $(RELEASE_DIR)/benchmarks/kvbench
 TOOL_RUN = $(KVBENCH) --in_process --allow_memory_overcommit \
   --store=$(TOOL_STORE) --dataset=course --phases=load,get,scan
 
-.PHONY: help deps build test bench grade install memcheck massif \
+.PHONY: help deps build test bench grade handout install memcheck massif \
         profile heapprofile format clean stage1 stage2 stage3 stage4 stage5 \
         asan tsan
 
@@ -115,6 +115,8 @@ help:
 	@echo "  make asan test            tests under AddressSanitizer + UBSan (build/asan)"
 	@echo "  make tsan test            tests under ThreadSanitizer (build/tsan)"
 	@echo "  make [stageN] memcheck    valgrind memcheck over the tests, sizes scaled down"
+	@echo "  make handout OUT=dir      a course handout: stubs for the core of stages 1-4"
+	@echo "                            (STAGES=\"stage2 stage4\" or make stage2 handout: those only)"
 	@echo "  make install PREFIX=dir   headers, libkvlab.a and kvlab.pc under dir"
 	@echo "  make deps                 install missing Debian packages (run by the others)"
 	@echo "  make format / clean       clang-format every source / remove build/"
@@ -139,8 +141,18 @@ stage1 stage2 stage3 stage4 stage5:
 asan tsan:
 	@if [ -z "$(ACTIONS)" ]; then $(MAKE) --no-print-directory build SANITIZER=$@; fi
 
+# With a stage word, ctest also writes its results as JUnit XML and the
+# stage's progress table follows (tests/groups.txt, docs/teaching.md).
+GROUPS_FILE = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/groups.txt))
+JUNIT = $(abspath $(BUILD_DIR))/ctest-$(STAGE).xml
+
 test: build
-	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 $(CTEST_LABEL)
+	@rm -f $(if $(GROUPS_FILE),$(JUNIT))
+	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 $(CTEST_LABEL) \
+	  $(if $(GROUPS_FILE),--output-junit $(JUNIT)) \
+	  $(if $(GROUPS_FILE),; status=$$?; cd $(CURDIR) && /usr/bin/python3 \
+	    benchmarks/tools/progress.py table $(GROUPS_FILE) $(JUNIT) \
+	    --binary $$(head -1 $(BUILD_DIR)/tests-$(STAGE).txt); exit $$status)
 
 memcheck: build
 	@cmake/deps.sh memcheck
@@ -198,6 +210,13 @@ heapprofile: $(RELEASE_DIR)/build.ninja
 	LD_PRELOAD=$(LIBDIR)/libtcmalloc.so.4 HEAPPROFILE=$(RESULTS)/tools/heap.$(TOOL_STORE) \
 	  HEAP_PROFILE_INUSE_INTERVAL=33554432 $(TOOL_RUN) --n=$(TOOL_N) --phases=load
 	@benchmarks/tools/pprof_report.sh heap $(KVBENCH) $(RESULTS)/tools/heap.$(TOOL_STORE)
+
+# make handout OUT=dir [STAGES="stage2 stage4"] (or make stage2 handout
+# OUT=dir): a student tree with the core of each stage cut out.
+handout:
+	@if [ -z "$(OUT)" ]; then echo "make handout: name the directory, e.g. make handout OUT=/tmp/handout" >&2; exit 2; fi
+	/usr/bin/python3 benchmarks/tools/handout.py $(OUT) \
+	  $(if $(filter command line environment,$(origin STAGES)),--stages "$(STAGES)",$(if $(STAGE),--stages $(STAGE)))
 
 install: $(RELEASE_DIR)/build.ninja
 	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvlab
