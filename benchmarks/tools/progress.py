@@ -16,11 +16,11 @@ Usage:
   progress.py table GROUPS JUNIT [--binary PATH]
       The table from ctest's JUnit file (ctest --output-junit), as
       `make stageN test` prints it after the tests ran. Exit status 0.
-  progress.py run GROUPS BINARY [--expect pass|fail] [--quiet]
+  progress.py run GROUPS BINARY [--expect pass|fail] [--lint] [--quiet]
       Runs the test binary once (GoogleTest JSON output; a run that crashes
       is repeated group by group) and prints the table. --expect pass: exit
       1 unless every group passes; --expect fail: exit 1 unless every group
-      fails (the stubs of a handout).
+      fails (the stubs of a handout). --lint: lint first.
   progress.py lint GROUPS BINARY
       Checks groups.txt against the binary's test list: every group selects
       a test, every enabled test is in exactly one group.
@@ -308,6 +308,8 @@ def main(argv):
     run.add_argument("groups")
     run.add_argument("binary")
     run.add_argument("--expect", choices=("pass", "fail"))
+    run.add_argument("--lint", action="store_true",
+                     help="first check groups.txt against the binary")
     run.add_argument("--quiet", action="store_true")
     run.add_argument("--timeout", type=int, default=1800)
     check = sub.add_parser("lint")
@@ -336,6 +338,12 @@ def main(argv):
             print("%s: %s" % (args.groups, p))
         return 1 if problems else 0
 
+    if args.lint:
+        problems = lint(groups, list_tests(args.binary))
+        for p in problems:
+            print("%s: %s" % (args.groups, p), file=sys.stderr)
+        if problems:
+            return 1
     results, errors = run_binary(os.path.abspath(args.binary), groups,
                                  args.timeout)
     outcomes = summarize(groups, results, errors)
