@@ -90,7 +90,7 @@ KVBENCH = $(RELEASE_DIR)/benchmarks/kvbench
 TOOL_RUN = $(KVBENCH) --in_process --allow_memory_overcommit \
   --store=$(TOOL_STORE) --dataset=course --phases=load,get,scan
 
-.PHONY: help deps build test bench grade handout install memcheck massif \
+.PHONY: help deps build test exercises bench grade handout install memcheck massif \
         profile heapprofile format clean stage1 stage2 stage3 stage4 stage5 \
         asan tsan
 
@@ -100,6 +100,7 @@ help:
 	@echo "  make build                build everything (Debug, build/debug) without testing"
 	@echo "  make stageN               build stage N (1-5, as they exist: $(strip $(STAGES)))"
 	@echo "  make stageN test          run stage N's tests, conformance suite included"
+	@echo "  make stageN exercises     the chapter's exercises whose answer a test checks (stage 1)"
 	@echo "  make bench                Release build, every store on the seven data sets at n=100,000:"
 	@echo "                            results/ (bench.jsonl, results.csv, results.md, PNG charts)"
 	@echo "  make bench FULL=1         the record run (10M course pairs, all of words and gcide3)"
@@ -210,6 +211,16 @@ heapprofile: $(RELEASE_DIR)/build.ninja
 	LD_PRELOAD=$(LIBDIR)/libtcmalloc.so.4 HEAPPROFILE=$(RESULTS)/tools/heap.$(TOOL_STORE) \
 	  HEAP_PROFILE_INUSE_INTERVAL=33554432 $(TOOL_RUN) --n=$(TOOL_N) --phases=load
 	@benchmarks/tools/pprof_report.sh heap $(KVBENCH) $(RESULTS)/tools/heap.$(TOOL_STORE)
+
+# make stageN exercises: the chapter's exercises whose answer a test checks
+# (label stageN_exercises; stage 1 has them).
+EXERCISES = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/exercises_test.cc))
+
+exercises: $(BUILD_DIR)/build.ninja
+	@if [ -z "$(EXERCISES)" ]; then echo "make exercises: no checkable exercises for '$(STAGE)'; stages with them: $(foreach f,$(wildcard stage*/tests/exercises_test.cc),$(firstword $(subst _, ,$(f))))" >&2; exit 2; fi
+	@cmake/deps.sh build
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(STAGE)_exercises
+	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 -L '^$(STAGE)_exercises$$'
 
 # make handout OUT=dir [STAGES="stage2 stage4"] (or make stage2 handout
 # OUT=dir): a student tree with the core of each stage cut out.

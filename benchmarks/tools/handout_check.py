@@ -10,11 +10,11 @@ Steps, each timed:
      directory (or DIR with --keep, which is left in place);
   2. the handout holds no marker line, no chapter of it quotes a line of
      the code it cuts, and its docs' links resolve (docs/tools/check_docs.py);
-  3. CMake configures it and builds only the stages' test binaries, with
-     -Werror and without -O or -g (the fastest build that still compiles
-     every line);
+  3. CMake configures it and builds only the stages' test binaries (and
+     their exercises' where a stage has them), with -Werror and without -O
+     or -g (the fastest build that still compiles every line);
   4. benchmarks/tools/progress.py runs each binary and expects every group
-     of the stage's tests/groups.txt to fail.
+     of the stage's tests/groups.txt to fail, and every exercise test.
 
 That the same groups all pass on the reference tree is checked by
 `progress.py run --lint --expect pass` on the reference binaries (ctest
@@ -154,7 +154,10 @@ def main(argv):
              "-DCMAKE_BUILD_TYPE=None"])
         done(t)
 
-        targets = ["%s_test" % s for s in stages]
+        exercises = [s for s in stages if os.path.exists(os.path.join(
+            ROOT, dirs[s], "tests", "exercises_test.cc"))]
+        targets = ["%s_test" % s for s in stages] + \
+            ["%s_exercises" % s for s in exercises]
         t = step("building %s (-j%d)" % (" ".join(targets), args.jobs))
         run(["cmake", "--build", build, "-j", str(args.jobs), "--target"] +
             targets)
@@ -180,6 +183,19 @@ def main(argv):
                 elif not o.stubs:
                     failures += 1
                     print("  ^ no failing test names a stub")
+            done(t)
+        for stage in exercises:
+            t = step("running %s's exercises on their stubs: every test must "
+                     "fail" % stage)
+            binary = os.path.join(build, dirs[stage], "%s_exercises" % stage)
+            every = [progress.Group(1, "exercises", "*", "", "")]
+            results, errors = progress.run_binary(binary, every, timeout=600)
+            (o,) = progress.summarize(every, results, errors)
+            print("  %d of %d fail, stopping at %s" %
+                  (o.failed, o.passed + o.failed, ", ".join(o.stubs)))
+            if o.passed or not o.failed or o.error:
+                failures += 1
+                print("  ^ expected every exercise test to fail")
             done(t)
         if failures:
             raise SystemExit("handout_check: %d group(s) wrong" % failures)

@@ -139,6 +139,14 @@ void BstStore::Unlink(Node** link) {
   // handout: end
 }
 
+uint64_t BstStore::Rank(std::string_view key) const {
+  return stage1::RankOf(root_, key);
+}
+
+uint64_t BstStore::CountRange(std::string_view lo, std::string_view hi) const {
+  return stage1::CountRangeOf(root_, lo, hi);
+}
+
 uint64_t BstStore::Scan(std::string_view start, ScanVisitor visitor) const {
   return stage1::ScanTree(root_, start, visitor);
 }
