@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "kvlab/stage1/avl_store.h"
 #include "kvlab/stage1/bst_store.h"
+#include "kvlab/testing/failing_allocator.h"
 #include "stage1_test_util.h"
 
 namespace kvlab {
@@ -121,6 +122,35 @@ TEST(Exercise3Test, TheLoadedTreeIsAnOrdinaryAvlTree) {
   std::string key;
   ASSERT_TRUE(store.GetNth(1, &key, nullptr));
   EXPECT_EQ(key, NumberedKey(1));
+}
+
+// Out of memory at any node: the store stays empty, nothing leaks.
+TEST(Exercise3Test, OutOfMemoryLeavesTheStoreAsItWas) {
+  if (!testing::MallocFailuresInjected()) {
+    GTEST_SKIP() << "nodes come from malloc, which this build cannot fail";
+  }
+  const auto pairs = SortedPairs(20);
+  for (uint64_t nth = 1;; ++nth) {
+    SCOPED_TRACE(nth);
+    AvlStore store;
+    absl::Status status;
+    uint64_t failures;
+    {
+      testing::FailingAllocations failing(nth);
+      status = store.LoadSorted(pairs);
+      failures = failing.failures();
+    }
+    if (failures == 0) {
+      ASSERT_TRUE(status.ok()) << status;
+      EXPECT_EQ(store.Size(), pairs.size());
+      break;
+    }
+    EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted) << status;
+    EXPECT_EQ(store.Size(), 0u);
+    EXPECT_EQ(store.MemoryUsage(), sizeof(AvlStore));
+    ASSERT_TRUE(store.LoadSorted(pairs).ok());  // and it works afterwards
+    ASSERT_TRUE(store.CheckInvariants().ok()) << store.CheckInvariants();
+  }
 }
 
 TEST(Exercise3Test, LoadSortedRefusesWhatItCannotLoad) {
