@@ -407,8 +407,9 @@ def main(argv):
         if out and (out == root or out.startswith(root + os.sep)):
             raise MarkerError("%s lies inside the reference tree; write the "
                               "handout elsewhere" % out)
-        if out and os.path.exists(out) and os.listdir(out):
-            raise MarkerError("%s exists and is not empty" % out)
+        if out and os.path.exists(out) and (not os.path.isdir(out) or
+                                            os.listdir(out)):
+            raise MarkerError("%s exists and is not an empty directory" % out)
 
         anchor_cache, stubs, contents = {}, [], {}
         for f in files:
