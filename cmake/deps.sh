@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kvlab needs, and only those that are missing.
 #
-# Usage: cmake/deps.sh [build|words|memcheck|bench|profile|all]
+# Usage: cmake/deps.sh [build|words|memcheck|bench|profile|fuzz|all]
 #   build     compiler-side libraries (Abseil, GoogleTest, pkg-config, CMake,
 #             Ninja) and the peers' libraries (Judy, HAT-trie)
 #   words     Debian word lists for the `words` data set
@@ -10,6 +10,8 @@
 #             Italian, Spanish and Swedish word lists; the GCIDE dictionary),
 #             matplotlib for the charts, tcmalloc for ALLOCATOR=tcmalloc
 #   profile   gperftools (CPU and heap profiler, tcmalloc, pprof), Graphviz
+#   fuzz      clang and libFuzzer with its sanitizer runtimes (make fuzz,
+#             make fuzz-check)
 #   all       everything above (the default)
 #
 # Exits non-zero with a clear message when a package is missing and cannot be
@@ -25,6 +27,7 @@ bench_pkgs=(wamerican wbritish wamerican-insane wbritish-insane wcanadian-insane
             wfrench wngerman witalian wspanish wswedish dict-gcide
             python3-matplotlib libtcmalloc-minimal4)
 profile_pkgs=(google-perftools libgoogle-perftools-dev graphviz)
+fuzz_pkgs=(clang libclang-rt-14-dev)
 
 case "$group" in
   build) wanted=("${build_pkgs[@]}") ;;
@@ -32,9 +35,10 @@ case "$group" in
   memcheck) wanted=("${memcheck_pkgs[@]}") ;;
   bench) wanted=("${bench_pkgs[@]}") ;;
   profile) wanted=("${profile_pkgs[@]}") ;;
+  fuzz) wanted=("${fuzz_pkgs[@]}") ;;
   all) wanted=("${build_pkgs[@]}" "${words_pkgs[@]}" "${memcheck_pkgs[@]}"
-               "${bench_pkgs[@]}" "${profile_pkgs[@]}") ;;
-  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, profile, all)" >&2; exit 2 ;;
+               "${bench_pkgs[@]}" "${profile_pkgs[@]}" "${fuzz_pkgs[@]}") ;;
+  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, profile, fuzz, all)" >&2; exit 2 ;;
 esac
 
 missing=()
