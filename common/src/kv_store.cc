@@ -1,5 +1,7 @@
 #include "kvlab/kv_store.h"
 
+#include <new>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
@@ -19,18 +21,39 @@ absl::Status ValidateKeyValue(std::string_view key, std::string_view value) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// ResourceExhausted with a message if there is memory left to write one.
+absl::Status OutOfMemory(size_t key_size, size_t value_size) {
+  try {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("out of memory storing a key of ", key_size,
+                     " bytes and a value of ", value_size, " bytes"));
+  } catch (const std::bad_alloc&) {
+    return absl::Status(absl::StatusCode::kResourceExhausted, "");
+  }
+}
+
+}  // namespace
+
 absl::StatusOr<bool> KVStore::Put(std::string_view key,
                                   std::string_view value) {
   if (absl::Status status = ValidateKeyValue(key, value); !status.ok()) {
     return status;
   }
   if (absl::Status status = ValidateKey(key); !status.ok()) return status;
-  return PutImpl(key, value);
+  try {
+    return PutImpl(key, value);
+  } catch (const std::bad_alloc&) {
+    return OutOfMemory(key.size(), value.size());
+  }
 }
 
 absl::Status KVStore::ValidateKey(std::string_view /*key*/) const {
   return absl::OkStatus();
 }
+
+absl::Status KVStore::CheckInvariants() const { return absl::OkStatus(); }
 
 bool KVStore::Get(std::string_view key, std::string* value) const {
   if (key.size() > kMaxKeySize) return false;  // cannot have been stored

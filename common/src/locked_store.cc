@@ -54,6 +54,11 @@ std::optional<size_t> LockedStore::MemoryUsage() const {
   return *inner + sizeof(*this);
 }
 
+absl::Status LockedStore::CheckInvariants() const {
+  std::shared_lock lock(mutex_);
+  return inner_->CheckInvariants();
+}
+
 std::unique_ptr<KVStore> MakeThreadSafe(std::unique_ptr<KVStore> store) {
   if (store->IsThreadSafe()) return store;
   return std::make_unique<LockedStore>(std::move(store));

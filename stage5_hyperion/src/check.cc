@@ -326,7 +326,13 @@ std::string HyperionStore::CheckSplit(HyperionPointer hp, uint64_t* keys,
   return "";
 }
 
-std::string HyperionStore::CheckInvariants() const {
+absl::Status HyperionStore::CheckInvariants() const {
+  const std::string violation = FirstViolation();
+  if (violation.empty()) return absl::OkStatus();
+  return absl::InternalError(violation);
+}
+
+std::string HyperionStore::FirstViolation() const {
   std::vector<uint64_t> chunks;
   uint64_t keys = 0;
   if (has_empty_key_) {

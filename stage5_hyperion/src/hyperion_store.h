@@ -159,8 +159,9 @@ class HyperionStore final : public KVStore {
   // Containers cut in two by splits (options.split_above) so far.
   uint64_t splits() const { return splits_; }
 
-  // "" if every invariant above holds, else the first violation.
-  std::string CheckInvariants() const;
+  // OK if every invariant above holds, else Internal naming the first
+  // violation.
+  absl::Status CheckInvariants() const override;
   // The root container and, recursively, every container below it, each
   // byte annotated node by node.
   std::string DebugString() const;
@@ -175,6 +176,9 @@ class HyperionStore final : public KVStore {
   bool DeleteImpl(std::string_view key) override;
 
  private:
+  // "" if every invariant holds, else the first violation (CheckInvariants'
+  // message).
+  std::string FirstViolation() const;
   // One real container on the path of an operation: `hp`, and where its
   // pointer is stored: at offset `ref` of the previous level's container
   // (level 0 is the root, whose pointer is root_); its T-nodes hold key

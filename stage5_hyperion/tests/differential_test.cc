@@ -199,11 +199,12 @@ void RunAgainstOracle(HyperionStore* store, const KeySource& source,
     }
     ASSERT_EQ(store->Size(), oracle.size()) << where;
     if (run.check_each) {
-      const std::string broken = store->CheckInvariants();
-      ASSERT_EQ(broken, "") << where << "\n" << store->DebugString();
+      const absl::Status broken = store->CheckInvariants();
+      ASSERT_TRUE(broken.ok()) << where << " " << broken << "\n"
+                               << store->DebugString();
     }
   }
-  ASSERT_EQ(store->CheckInvariants(), "");
+  ASSERT_EQ(store->CheckInvariants(), absl::OkStatus());
   // The full content, then everything deleted: memory back to empty.
   ASSERT_EQ(testing::Contents(*store).size(), oracle.size());
   auto it = oracle.begin();
@@ -215,7 +216,7 @@ void RunAgainstOracle(HyperionStore* store, const KeySource& source,
   });
   for (const auto& [key, value] : oracle) ASSERT_TRUE(store->Delete(key));
   EXPECT_EQ(store->Size(), 0u);
-  EXPECT_EQ(store->CheckInvariants(), "");
+  EXPECT_EQ(store->CheckInvariants(), absl::OkStatus());
   EXPECT_EQ(store->MemoryUsage(), HyperionStore().MemoryUsage());
 }
 
@@ -366,7 +367,7 @@ TEST_P(HyperionDifferential, CompactionAfterManyDeletes) {
     oracle.erase(order[i]);
   }
   const CompactionStats done = store.Compact();
-  ASSERT_EQ(store.CheckInvariants(), "")
+  ASSERT_EQ(store.CheckInvariants(), absl::OkStatus())
       << done.chunks_moved << " chunks moved";
   auto it = oracle.begin();
   store.Scan("", [&](std::string_view k, std::string_view v) {
@@ -378,11 +379,11 @@ TEST_P(HyperionDifferential, CompactionAfterManyDeletes) {
   for (const auto& [key, value] : oracle) {
     ASSERT_TRUE(*store.Put(key, "replaced after compaction"));
   }
-  ASSERT_EQ(store.CheckInvariants(), "");
+  ASSERT_EQ(store.CheckInvariants(), absl::OkStatus());
   for (const auto& [key, value] : oracle) ASSERT_TRUE(store.Delete(key));
   EXPECT_EQ(store.Size(), 0u);
   EXPECT_EQ(store.memory().Stats().Total().chunks_in_use, 0u);
-  EXPECT_EQ(store.CheckInvariants(), "");
+  EXPECT_EQ(store.CheckInvariants(), absl::OkStatus());
 }
 
 // The large runs: many operations on up to 10,000 keys (a bigger set makes
@@ -415,7 +416,8 @@ TEST(HyperionSharedDifferential, InvariantsHoldThroughout) {
   options.key_pool = 300;
   options.max_key_length = 200;
   options.after_each_operation = [](const KVStore& s) {
-    ASSERT_EQ(static_cast<const HyperionStore&>(s).CheckInvariants(), "");
+    ASSERT_EQ(static_cast<const HyperionStore&>(s).CheckInvariants(),
+              absl::OkStatus());
   };
   testing::RunDifferential(&store, options);
 }

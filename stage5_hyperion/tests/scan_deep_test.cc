@@ -79,7 +79,7 @@ TEST(HyperionScan, DeepestChainOfContainers) {
         ASSERT_TRUE(store.Put(key, value).ok());
         oracle[key] = value;
       }
-      ASSERT_EQ(store.CheckInvariants(), "");
+      ASSERT_EQ(store.CheckInvariants(), absl::OkStatus());
       std::vector<std::string> starts = {"",
                                          k,
                                          k2,

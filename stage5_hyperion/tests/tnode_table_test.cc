@@ -147,7 +147,7 @@ TEST(TNodeTable, StoreAddsShowsAndDropsTables) {
   // 4 children but 4 keys: below the key bar.
   EXPECT_EQ(store.DebugString().find(", table"), std::string::npos);
   ASSERT_TRUE(store.Put("aq", "v").ok());
-  EXPECT_EQ(store.CheckInvariants(), "");
+  EXPECT_EQ(store.CheckInvariants(), absl::OkStatus());
   // 'A' is the first child: entries 0..3 (16..64) stay unused.
   EXPECT_NE(store.DebugString().find(", table [4] 'a' +3 after 2, [5] 'a' +3 "
                                      "after 2, [6] 'q' +6 after 4"),
@@ -158,7 +158,7 @@ TEST(TNodeTable, StoreAddsShowsAndDropsTables) {
   EXPECT_EQ(key, "aq");
   EXPECT_EQ(value, "v");
   ASSERT_TRUE(store.Delete("aB"));
-  EXPECT_EQ(store.CheckInvariants(), "");
+  EXPECT_EQ(store.CheckInvariants(), absl::OkStatus());
   EXPECT_EQ(store.DebugString().find(", table"), std::string::npos);
 }
 
@@ -172,11 +172,12 @@ TEST(TNodeTable, EntriesPushedOutOfReachBecomeZero) {
   for (int b = 1; b <= 240; ++b) {
     ASSERT_TRUE(store.Put(std::string{'a', char(b)}, value).ok());
   }
-  ASSERT_EQ(store.CheckInvariants(), "");
+  ASSERT_EQ(store.CheckInvariants(), absl::OkStatus());
   for (int b = 1; b <= 20; ++b) {
     const std::string key = std::string{'a', char(b)} + std::string(127, 's');
     ASSERT_TRUE(store.Put(key, value).ok());
-    ASSERT_EQ(store.CheckInvariants(), "") << "after growing child " << b;
+    ASSERT_EQ(store.CheckInvariants(), absl::OkStatus())
+        << "after growing child " << b;
   }
 }
 

@@ -47,10 +47,11 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  const std::string broken = store.CheckInvariants();
+  const absl::Status broken = store.CheckInvariants();
   std::fputs(store.DebugString().c_str(), stdout);
-  if (!broken.empty()) {
-    std::fprintf(stderr, "invariant broken: %s\n", broken.c_str());
+  if (!broken.ok()) {
+    std::fprintf(stderr, "invariant broken: %s\n",
+                 std::string(broken.message()).c_str());
     return 1;
   }
   return 0;

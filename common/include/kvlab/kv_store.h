@@ -10,6 +10,18 @@
 // InvalidArgument and leaves the store unchanged; Get and Delete of an
 // oversized key simply report "absent", since such a key cannot be stored.
 //
+// Out of memory: when an allocation inside a store fails,
+// - Put returns ResourceExhausted and the store is exactly as it was. (A
+//   store's PutImpl may throw std::bad_alloc only while it has changed
+//   nothing; Put turns the exception into the status.)
+// - Delete and DeleteNth either succeed, or throw std::bad_alloc and leave
+//   the store exactly as it was.
+// - Get, GetNth and Scan never change the store; copying a result into the
+//   caller's string may throw std::bad_alloc.
+// After a failure, every later call works as usual once memory is free. A
+// store kind that cannot keep this (a peer whose library exits when malloc
+// fails) says so in its StoreInfo (registry.h).
+//
 // Thread safety: a store is safe for concurrent use only if
 // IsThreadSafe() returns true. Any store can be made safe by wrapping it in a
 // LockedStore (locked_store.h).
@@ -48,8 +60,9 @@ class KVStore {
   virtual ~KVStore() = default;
 
   // Inserts `key` or replaces its value. Returns true if an existing value was
-  // replaced, false if the key was new, or InvalidArgument (store unchanged)
-  // if the key or value exceeds its limit or ValidateKey refuses the key.
+  // replaced, false if the key was new, InvalidArgument (store unchanged) if
+  // the key or value exceeds its limit or ValidateKey refuses the key, or
+  // ResourceExhausted (store unchanged) if memory ran out.
   absl::StatusOr<bool> Put(std::string_view key, std::string_view value);
 
   // OK if this store can hold `key` (already within kMaxKeySize), otherwise
@@ -98,9 +111,17 @@ class KVStore {
   // True if every method may be called from several threads at once.
   virtual bool IsThreadSafe() const { return false; }
 
+  // OK if the store's structural invariants hold (each store's header lists
+  // them), else Internal naming the first violation. For tests, fuzzers and
+  // debugging: it may take O(size) time. A store with nothing to check beyond
+  // its answers keeps this default, which returns OK.
+  virtual absl::Status CheckInvariants() const;
+
  protected:
   // The checked operations above forward here after validating their
-  // arguments: `key` and `value` are always within the limits.
+  // arguments: `key` and `value` are always within the limits. PutImpl and
+  // DeleteImpl give the strong guarantee: if they throw std::bad_alloc, the
+  // store is as it was before the call.
   virtual bool PutImpl(std::string_view key, std::string_view value) = 0;
   virtual bool GetImpl(std::string_view key, std::string* value) const = 0;
   virtual bool DeleteImpl(std::string_view key) = 0;

@@ -28,6 +28,8 @@ class LockedStore final : public KVStore {
   std::string_view Name() const override;
   std::optional<size_t> MemoryUsage() const override;
   bool IsThreadSafe() const override { return true; }
+  // The inner store's check, under the shared lock.
+  absl::Status CheckInvariants() const override;
   // Forwarded without locking: the answer depends only on the key.
   absl::Status ValidateKey(std::string_view key) const override {
     return inner_->ValidateKey(key);

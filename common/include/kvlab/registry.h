@@ -42,6 +42,10 @@ struct StoreInfo {
   // GetNth walks the pairs in order, O(n) per call (std_map, a peer).
   bool linear_nth = false;
   SortedInputCost sorted_input_cost = SortedInputCost::kLogarithmic;
+  // False for a store that cannot keep the out-of-memory contract of
+  // kv_store.h (a peer library that exits or crashes when malloc fails);
+  // `description` then says so, and the allocation-failure tests skip it.
+  bool survives_allocation_failure = true;
   // Builds a store from options whose names are already known to be in
   // `options`; the factory still validates their values.
   std::function<absl::StatusOr<std::unique_ptr<KVStore>>(const StoreOptions&)>

@@ -63,7 +63,7 @@ class BstStore final : public KVStore {
   int Height() const;
 
   // OK if every invariant above holds, otherwise the first violation. O(n).
-  absl::Status CheckInvariants() const;
+  absl::Status CheckInvariants() const override;
 
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;

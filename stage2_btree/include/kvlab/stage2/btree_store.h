@@ -90,7 +90,7 @@ class BTreeStore final : public KVStore {
   std::string DebugString(size_t max_nodes = 64) const;
 
   // OK if every invariant above holds, otherwise the first violation. O(n).
-  absl::Status CheckInvariants() const;
+  absl::Status CheckInvariants() const override;
 
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;

@@ -71,7 +71,7 @@ class TrieStore : public KVStore {
   virtual TrieShape Shape() const = 0;
   // OK if every invariant above holds, otherwise the first violation.
   // O(nodes).
-  virtual absl::Status CheckInvariants() const = 0;
+  absl::Status CheckInvariants() const override = 0;
 };
 
 // The three tries. NewArrayTrie's alphabet fixes both its node size and the

@@ -129,7 +129,7 @@ class CTrieStore final : public KVStore {
 
   // OK if every invariant above holds, else the first violation. O(n); holds
   // the write side of the lock meanwhile.
-  absl::Status CheckInvariants() const;
+  absl::Status CheckInvariants() const override;
 
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;

@@ -1,0 +1,106 @@
+// The out-of-memory contract of kv_store.h, checked for every registered
+// store kind (and the option sets that allocate differently): the k-th
+// allocation of a fixed sequence fails, for every k, once and for good.
+
+#include "kvlab/testing/allocation_failure.h"
+
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kvlab/kvlab.h"
+#include "kvlab/locked_store.h"
+#include "kvlab/testing/failing_allocator.h"
+
+namespace kvlab {
+namespace {
+
+std::vector<std::string> SpecsToSweep() {
+  std::vector<std::string> specs;
+  for (const StoreInfo& info : BuiltinStores().stores()) {
+    specs.push_back(info.name);
+  }
+  // Option sets whose allocation paths differ from the defaults.
+  for (const char* spec :
+       {"btree:order=4", "ctrie:alloc=malloc", "ctrie:lock=node",
+        "ctrie:lock=global", "ctrie:compress=suffix",
+        "hyperion:split_above=512:split_large_above=256:embed=16",
+        "hyperion:inline_value=0:jump_successor=0:tnode_table=0",
+        "hyperion:compact=10"}) {
+    specs.push_back(spec);
+  }
+  return specs;
+}
+
+std::string SpecName(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name;
+  for (char c : info.param) name += std::isalnum(c) ? c : '_';
+  return name;
+}
+
+class AllocationFailureTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    const std::string name = GetParam().substr(0, GetParam().find(':'));
+    info_ = BuiltinStores().Find(name);
+    ASSERT_NE(info_, nullptr) << GetParam();
+    if (!info_->survives_allocation_failure) {
+      GTEST_SKIP() << GetParam() << " cannot survive a failed allocation: "
+                   << info_->description;
+    }
+  }
+
+  testing::AllocationFailureOptions Options() const {
+    testing::AllocationFailureOptions options;
+    options.ordered = info_->ordered;
+    return options;
+  }
+
+  std::unique_ptr<KVStore> Make() const {
+    absl::StatusOr<std::unique_ptr<KVStore>> store = MakeStore(GetParam());
+    if (!store.ok()) {
+      ADD_FAILURE() << store.status();
+      return nullptr;
+    }
+    return *std::move(store);
+  }
+
+  const StoreInfo* info_ = nullptr;
+};
+
+TEST_P(AllocationFailureTest, EachAllocationFailingOnce) {
+  const uint64_t runs =
+      testing::RunAllocationFailureSweep([&] { return Make(); }, Options());
+  EXPECT_GT(runs, 1u) << "the sequence made no allocation to fail";
+}
+
+TEST_P(AllocationFailureTest, MemoryGoneForGoodFromEachAllocation) {
+  testing::AllocationFailureOptions options = Options();
+  options.persistent = true;
+  testing::RunAllocationFailureSweep([&] { return Make(); }, options);
+}
+
+TEST_P(AllocationFailureTest, BehindTheGlobalLock) {
+  testing::AllocationFailureOptions options = Options();
+  options.operations = 100;
+  testing::RunAllocationFailureSweep([&] { return MakeThreadSafe(Make()); },
+                                     options);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryStore, AllocationFailureTest,
+                         ::testing::ValuesIn(SpecsToSweep()), SpecName);
+
+// A store kind that cannot keep the contract must say so where users read.
+TEST(AllocationFailureContractTest, RefusingStoresSayWhy) {
+  for (const StoreInfo& info : BuiltinStores().stores()) {
+    if (info.survives_allocation_failure) continue;
+    EXPECT_NE(info.description.find("malloc fails"), std::string::npos)
+        << info.name << ": " << info.description;
+    EXPECT_EQ(info.origin, "peer") << info.name << ": every kvlab stage store "
+                                   << "keeps the out-of-memory contract";
+  }
+}
+
+}  // namespace
+}  // namespace kvlab
