@@ -186,8 +186,12 @@ class Runner {
     return "";
   }
 
-  // The whole content against the model, or "".
+  // The store's invariants and its whole content against the model, or "".
   std::string FullCheck() const {
+    const absl::Status invariants = store_.CheckInvariants();
+    if (!invariants.ok()) {
+      return absl::StrCat("CheckInvariants: ", invariants.ToString());
+    }
     if (!options_.ordered) {
       for (const auto& [key, value] : model_) {
         std::string error = Get(key);

@@ -24,6 +24,7 @@ class FaultyStore final : public KVStore {
     kGetNthOffByOne,       // GetNth(n) answers the (n+1)-th pair
     kDeleteKeepsLongKeys,  // Delete of a key over 255 bytes does nothing
     kLosesEmptyValues,     // Put of an empty value stores "x"
+    kBrokenInvariants,     // CheckInvariants fails past 20 pairs
     kRefusesNulKeys,       // not a fault: ValidateKey refuses keys with a
                            // NUL byte, which Put then refuses
   };
@@ -51,6 +52,12 @@ class FaultyStore final : public KVStore {
   uint64_t Size() const override { return inner_->Size(); }
   std::string_view Name() const override { return "faulty"; }
   std::optional<size_t> MemoryUsage() const override { return std::nullopt; }
+  absl::Status CheckInvariants() const override {
+    if (fault_ == Fault::kBrokenInvariants && inner_->Size() > 20) {
+      return absl::InternalError("broken");
+    }
+    return absl::OkStatus();
+  }
 
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override {
@@ -110,6 +117,9 @@ TEST(RunProgram, EachFaultIsFoundAtItsOperation) {
       {FaultyStore::Fault::kDeleteKeepsLongKeys, "op #23 Delete("},
       {FaultyStore::Fault::kLosesEmptyValues,
        "op #25 Get(\"b\"): Get(\"b\") value \"x\", expected \"\""},
+      // Found by the full check at the end.
+      {FaultyStore::Fault::kBrokenInvariants,
+       "op #26 Put(\"\\x00\", \"v26:\"): CheckInvariants: INTERNAL: broken"},
   };
   for (const auto& c : cases) {
     const absl::Status status = RunWith(c.fault);

@@ -25,8 +25,9 @@ struct RunOptions {
 // ValidateKey refuses, with InvalidArgument and the store unchanged; every
 // other answer must equal the model's. After every operation Size() must
 // equal the model's size; a full check (a Check operation, every
-// `check_every` operations and at the end) also compares the whole content
-// (a Scan from "", or a Get of every key for an unordered store).
+// `check_every` operations and at the end) also asks the store's
+// CheckInvariants() and compares the whole content (a Scan from "", or a Get
+// of every key for an unordered store).
 //
 // Returns OK, or Internal naming the first operation (its position and
 // ToString) whose answer or check failed, with what was expected and got.
