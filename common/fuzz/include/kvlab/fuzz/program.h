@@ -37,13 +37,15 @@
 //   kCounter   a byte c: the pass number i of the enclosing Repeat (0 outside
 //              one) as two bytes, i / r and o + i % r, with radix r = c % 16
 //              (0 meaning 256) and offset o = c / 16
-//   kPutKey    a byte j: the (j * count / 256)-th of the keys put so far
+//   kPutKey    a byte j: the (j * count / 256)-th of the keys that a Put
+//              has added so far (a key deleted and put again counts twice)
 //   kEmpty     the empty key
 //   others     as kRecent
 //
-// Expressions nest at most kMaxKeyDepth deep (deeper ones are the empty key)
-// and a key is cut at kMaxDecodedKey bytes, well past kMaxKeySize, so that
-// oversized keys (refused by Put, absent to Get) are cheap to reach.
+// Expressions nest at most kMaxKeyDepth deep (a deeper one is its head byte
+// alone, and the empty key), and a key is cut at kMaxDecodedKey bytes, well
+// past kMaxKeySize, so that oversized keys (refused by Put, absent to Get)
+// are cheap to reach.
 //
 // A length is one byte c, sometimes two:
 //   c < 0xa0          c itself (0..159)
@@ -65,7 +67,8 @@
 //   c >= 0xf0         UINT64_MAX - (c - 0xf0)
 //
 // A Scan limit is one byte: stop after that many pairs, 0 meaning never.
-// An input that ends in the middle of a command reads zero bytes from there.
+// An input that ends in the middle of a command reads zero bytes from there;
+// decoding stops at kMaxOps operations.
 
 #ifndef KVLAB_FUZZ_PROGRAM_H_
 #define KVLAB_FUZZ_PROGRAM_H_
