@@ -36,6 +36,16 @@ std::string ScanAmongNulKeysDeeper() {
   return w.bytes();
 }
 
+// Found by the fuzzer on Hyperion with small split thresholds.
+std::string ScanAmongLongKeysAfterSplits() {
+  ProgramWriter w;
+  w.Put(K::SetByte(128, '\xff', K::Repeat('k', 257)), 255)
+      .Put(K::Repeat('k', 1023), 255)
+      .Put(K::Repeat('k', 1024), 0)
+      .Scan(K::Repeat('k', 1024), 0);
+  return w.bytes();
+}
+
 std::string ScanFromOversizedStart() {
   ProgramWriter w;
   w.Put(K::Literal("a"), 8)
@@ -149,6 +159,10 @@ std::vector<Seed> Seeds() {
       {"scan_among_nul_keys_deeper",
        "the same with 400 more keys under \"\\0\\0\\0\\0\" and a 5-byte start",
        ScanAmongNulKeysDeeper()},
+      {"scan_among_long_keys_after_splits",
+       "Scan from 1024 'k' among keys of 257, 1023 and 1024 bytes (with "
+       "split_above=256:split_large_above=128)",
+       ScanAmongLongKeysAfterSplits()},
       {"scan_from_oversized_start",
        "Scan, Get and Delete with keys longer than kMaxKeySize, NUL and 0x01 "
        "bytes included",

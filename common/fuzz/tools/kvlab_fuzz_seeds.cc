@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "kvlab_fuzz_seeds: cannot write %s\n", path.c_str());
       return 1;
     }
-    std::printf("%-28s %5zu bytes %5zu ops  %s\n", seed.name.c_str(),
+    std::printf("%-34s %5zu bytes %5zu ops  %s\n", seed.name.c_str(),
                 seed.bytes.size(), kvlab::fuzz::Decode(seed.bytes).ops.size(),
                 seed.description.c_str());
   }
