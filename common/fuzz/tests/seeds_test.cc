@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "kvlab/fuzz/fuzz_stores.h"
 #include "kvlab/fuzz/program.h"
 #include "kvlab/fuzz/run_program.h"
 #include "kvlab/kvlab.h"
@@ -118,6 +119,16 @@ TEST(Seeds, DeleteThenGrowDecodesToTheIntendedOperations) {
   }
   expected.push_back(Op::Get("aa"));
   EXPECT_EQ(Decode(SeedBytes("delete_then_grow")).ops, expected);
+}
+
+TEST(Seeds, FirstBytePicksTheStoreEachWasWrittenFor) {
+  const std::vector<std::string> specs = ParseStoreList(KVLAB_FUZZ_STORES);
+  for (const Seed& seed : Seeds()) {
+    EXPECT_EQ(specs[Decode(seed.bytes).store_byte % specs.size()], seed.store)
+        << seed.name;
+  }
+  // Not all on one store.
+  EXPECT_NE(Seeds().front().store, Seeds().back().store);
 }
 
 // The reference store answers every seed as the model does.

@@ -12,7 +12,11 @@
 namespace kvlab::fuzz {
 
 struct Seed {
-  std::string name;         // its file name in the corpus
+  std::string name;  // its file name in the corpus
+  // The spec of the fuzz store list (stores.txt) it was written for; its
+  // first byte picks that store when the fuzzer is given none, so a
+  // reordered list changes the seed's bytes.
+  std::string store;
   std::string description;  // one line: what it exercises
   std::string bytes;        // the input (program.h's format)
 };
