@@ -45,9 +45,9 @@ BENCH_FLAGS ?=
 # make bench: one kvbench invocation per quoted group, every registered store
 # (--store=all). The default runs every data set at 100,000 pairs (the
 # course phase on `course` only) and took 144 s of kvbench on the 2-core
-# course machine (2026-11-22); FULL=1 is the record run at the sizes the
-# benchmarks issue names (10M course pairs with the course phase, every word
-# and all of gcide3) and the other data sets at 1M; docs/benchmarking.md
+# course machine (2026-11-22); FULL=1 is the record run at the course's
+# sizes (10M course pairs with the course phase, every word and all of
+# gcide3) and the other data sets at 1M; docs/benchmarking.md
 # gives its measured length.
 RESULTS ?= results
 ifeq ($(FULL),1)
