@@ -33,7 +33,9 @@ else
   BUILD_DIR := build/debug
   CMAKE_ARGS := -DCMAKE_BUILD_TYPE=Debug
 endif
-RELEASE_DIR := build/release
+# The Release build of bench, grade, install and the tools; RELEASE_DIR=dir
+# builds elsewhere (the install test builds a fresh one).
+RELEASE_DIR ?= build/release
 CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
 # Tests labelled `long` (stage 5's 2,000,000-operation differential runs) only
 # run with LONG=1.
@@ -127,7 +129,7 @@ help:
 	@echo "  make fuzz-check           every store of common/fuzz/stores.txt fuzzed 15 s from the"
 	@echo "                            seed corpus (ctest -L fuzz in build/fuzz)"
 	@echo "  make [stageN] memcheck    valgrind memcheck over the tests, sizes scaled down"
-	@echo "  make install PREFIX=dir   headers, libkvlab.a and kvlab.pc under dir"
+	@echo "  make install PREFIX=dir   headers, libkvlab.a, libkvgrade.a, their .pc files under dir"
 	@echo "  make deps                 install missing Debian packages (run by the others)"
 	@echo "  make format / clean       clang-format every source / remove build/"
 
@@ -229,8 +231,11 @@ fuzz: fuzz-build
 fuzz-check: fuzz-build
 	cd $(FUZZ_DIR) && ctest -j $(JOBS) --output-on-failure -L '^fuzz$$'
 
+# install_libraries is every library the install rules install, so that a
+# fresh clone installs in one step.
 install: $(RELEASE_DIR)/build.ninja
-	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvlab
+	@cmake/deps.sh build
+	cmake --build $(RELEASE_DIR) -j $(JOBS) --target install_libraries
 	cmake --install $(RELEASE_DIR) --prefix $(abspath $(PREFIX))
 
 format:
