@@ -100,7 +100,8 @@ TOOL_RUN = $(KVBENCH) --in_process --allow_memory_overcommit \
   --store=$(TOOL_STORE) --dataset=course --phases=load,get,scan
 
 .PHONY: help deps build test bench grade install memcheck massif \
-        profile heapprofile format clean stage1 stage2 stage3 stage4 stage5 \
+        profile heapprofile format format-check clean stage1 stage2 stage3 \
+        stage4 stage5 \
         asan tsan fuzz fuzz-build fuzz-check
 
 help:
@@ -132,6 +133,7 @@ help:
 	@echo "  make install PREFIX=dir   headers, libkvlab.a, libkvgrade.a, their .pc files under dir"
 	@echo "  make deps                 install missing Debian packages (run by the others)"
 	@echo "  make format / clean       clang-format every source / remove build/"
+	@echo "  make format-check         fail if any tracked source is not clang-formatted"
 
 deps:
 	@cmake/deps.sh all
@@ -239,7 +241,14 @@ install: $(RELEASE_DIR)/build.ninja
 	cmake --install $(RELEASE_DIR) --prefix $(abspath $(PREFIX))
 
 format:
+	@cmake/deps.sh format
 	git ls-files '*.cc' '*.h' | xargs clang-format -i --style=file
+
+# Fails, naming the files, if any tracked source is not clang-formatted.
+format-check:
+	@cmake/deps.sh format
+	git ls-files '*.cc' '*.h' | xargs clang-format --dry-run --Werror --style=file
+	@echo "format-check: every tracked source is clang-formatted"
 
 clean:
 	rm -rf build

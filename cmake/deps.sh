@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kvlab needs, and only those that are missing.
 #
-# Usage: cmake/deps.sh [build|words|memcheck|bench|profile|fuzz|all]
+# Usage: cmake/deps.sh [build|words|memcheck|bench|profile|fuzz|format|all]
 #   build     compiler-side libraries (Abseil, GoogleTest, pkg-config, CMake,
-#             Ninja) and the peers' libraries (Judy, HAT-trie)
+#             Ninja), the peers' libraries (Judy, HAT-trie) and python3 (the
+#             docs check, the course kit's scripts)
 #   words     Debian word lists for the `words` data set
 #   memcheck  valgrind and python3 (make memcheck, make massif)
 #   bench     the data sets built from Debian packages (English, French, German,
@@ -12,6 +13,7 @@
 #   profile   gperftools (CPU and heap profiler, tcmalloc, pprof), Graphviz
 #   fuzz      clang and libFuzzer with its sanitizer runtimes (make fuzz,
 #             make fuzz-check)
+#   format    clang-format and git (make format, make format-check)
 #   all       everything above (the default)
 #
 # Exits non-zero with a clear message when a package is missing and cannot be
@@ -19,7 +21,7 @@
 set -euo pipefail
 
 group=${1:-all}
-build_pkgs=(g++ cmake ninja-build pkg-config libabsl-dev libgtest-dev libgmock-dev
+build_pkgs=(g++ cmake ninja-build pkg-config python3 libabsl-dev libgtest-dev libgmock-dev
             libjudy-dev libhat-trie-dev zlib1g-dev)
 words_pkgs=(wamerican wbritish)
 memcheck_pkgs=(valgrind python3)  # python3: massif_summary.sh reads ms_print
@@ -28,6 +30,7 @@ bench_pkgs=(wamerican wbritish wamerican-insane wbritish-insane wcanadian-insane
             python3-matplotlib libtcmalloc-minimal4)
 profile_pkgs=(google-perftools libgoogle-perftools-dev graphviz)
 fuzz_pkgs=(clang libclang-rt-14-dev)
+format_pkgs=(clang-format git)
 
 case "$group" in
   build) wanted=("${build_pkgs[@]}") ;;
@@ -36,9 +39,10 @@ case "$group" in
   bench) wanted=("${bench_pkgs[@]}") ;;
   profile) wanted=("${profile_pkgs[@]}") ;;
   fuzz) wanted=("${fuzz_pkgs[@]}") ;;
+  format) wanted=("${format_pkgs[@]}") ;;
   all) wanted=("${build_pkgs[@]}" "${words_pkgs[@]}" "${memcheck_pkgs[@]}"
-               "${bench_pkgs[@]}" "${profile_pkgs[@]}" "${fuzz_pkgs[@]}") ;;
-  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, profile, fuzz, all)" >&2; exit 2 ;;
+               "${bench_pkgs[@]}" "${profile_pkgs[@]}" "${fuzz_pkgs[@]}" "${format_pkgs[@]}") ;;
+  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, profile, fuzz, format, all)" >&2; exit 2 ;;
 esac
 
 missing=()
