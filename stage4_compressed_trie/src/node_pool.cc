@@ -30,6 +30,9 @@ NodePool::~NodePool() {
 // Maps twice the slab size and unmaps what lies outside the one aligned
 // slab inside, since mmap itself only promises 4 KiB alignment.
 void NodePool::NewSlab() {
+  // Room for the slab's entry comes first: a failure once it is mapped would
+  // leak the mapping.
+  if (slabs_.size() == slabs_.capacity()) slabs_.reserve(2 * slabs_.size() + 8);
   const size_t span = 2 * kSlabBytes;
   void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

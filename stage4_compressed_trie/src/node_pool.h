@@ -32,6 +32,9 @@
 // live objects and requested bytes only. (That mode is also the one in which
 // valgrind and ASan see every node as its own heap block.)
 //
+// Allocate throws std::bad_alloc, with the pool unchanged, when no slab can
+// be mapped (malloc mode: when operator new throws). Free never allocates.
+//
 // Not thread-safe: the store calls it only from its (single) writer.
 
 #ifndef KVLAB_STAGE4_SRC_NODE_POOL_H_

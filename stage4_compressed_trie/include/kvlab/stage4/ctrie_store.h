@@ -11,6 +11,13 @@
 // node's label, value or child set builds a replacement node and swaps one
 // pointer (copy on write), which is what the lock-free readers rely on.
 //
+// Out of memory (kv_store.h): a write allocates only while it builds its
+// replacement nodes, before it changes anything, so a failed allocation
+// leaves the store as it was. A delete builds one node, smaller than the
+// ones it frees, from the pool's free blocks; under rcu a writer short of
+// memory first frees the nodes earlier writes retired. So deleting keeps
+// working when the system has no memory left to give.
+//
 // Options (spec "ctrie:opt=v:opt=v"):
 //   compress=full|suffix  full (default): every single-child chain is one
 //                         label. suffix: the student report's first version,
@@ -98,6 +105,7 @@ class CTrieStore final : public KVStore {
 
   // sizeof(CTrieStore) plus what the pool holds: its slabs in full (used or
   // not) and its tables; in malloc mode the requested bytes of live nodes.
+  // Plus the writer's scratch and (rcu) the list of retired nodes.
   std::optional<size_t> MemoryUsage() const override;
   bool IsThreadSafe() const override;
 
@@ -138,6 +146,13 @@ class CTrieStore final : public KVStore {
 
  private:
   using Node = stage4::Node;
+  // lock=rcu: retired nodes are freed in batches of about this many.
+  static constexpr size_t kRetiredPerCollect = 256;
+  // A path holds at most one node per key byte plus the root; a write
+  // replaces at most the nodes on its path plus two (a merged child and a
+  // deleted leaf), and builds at most one node per key byte plus three (a
+  // suffix-mode split's chain).
+  static constexpr size_t kMaxNodesPerWrite = kMaxKeySize + 3;
   struct PathStep {
     Node* node;
     size_t child;  // index in `node` of the next node on the path
@@ -155,9 +170,14 @@ class CTrieStore final : public KVStore {
   template <typename Write>
   auto WithWriteLock(Write write);
 
-  // Writes (write.cc); the caller holds the write side of the lock.
+  // Writes (write.cc); the caller holds the write side of the lock. A write
+  // descends, builds the replacement nodes (the only step that allocates),
+  // then publishes them; if building throws std::bad_alloc, the WriteScope
+  // frees what was built and releases the locks, and nothing has changed.
+  class WriteScope;
   bool PutLocked(std::string_view key, std::string_view value);
   bool DeleteLocked(std::string_view key);
+  void* AllocateNode(size_t bytes, bool align8);
   Node* NewNode(size_t children, std::string_view label, bool has_value,
                 std::string_view value);
   Node* CopyWithValue(const Node* x, bool has_value, std::string_view value);
@@ -170,9 +190,11 @@ class CTrieStore final : public KVStore {
                    std::string_view rest, std::string_view value);
   uint32_t CountOf(size_t depth) const;
   void WriteLock(Node* x);
+  void Publish(Node* replacement, int64_t delta);
   void Replace(Node* replacement, int64_t delta);
-  void FinishWrite();
-  void Discard(Node* x);  // frees a node never published
+  void EndWrite(bool published);
+  void CollectRetired();  // lock=rcu: frees the retired nodes no reader holds
+  void Discard(Node* x);  // frees a node built by this write, never published
   void FreeNode(void* x, size_t bytes);
 
   // Debugging (debug.cc); the caller excludes writers.
@@ -195,11 +217,15 @@ class CTrieStore final : public KVStore {
   // lock=rcu: odd while the writer changes counts; GetNth validates it.
   alignas(64) std::atomic<uint64_t> sequence_{0};
 
-  // Writer scratch, used only while the write lock is held.
+  // Writer scratch, used only while the write lock is held. Each is reserved
+  // for the longest key when the store is made, so a write never has to
+  // grow one (and so cannot fail half-way for want of memory).
   std::vector<PathStep> path_;
-  std::vector<Node*> write_locked_;
-  std::vector<Node*> retired_;
-  std::string scratch_;
+  std::vector<Node*> write_locked_;  // lock=node: inner nodes locked
+  std::vector<Node*> fresh_;         // built by this write, not yet published
+  std::vector<Node*> retired_;       // replaced by this write
+  std::string scratch_;              // a merged label
+  std::string nth_key_;              // DeleteNth's key
 };
 
 }  // namespace kvlab
