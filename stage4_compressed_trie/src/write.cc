@@ -292,9 +292,14 @@ void CTrieStore::EndWrite(bool published) {
     }
   }
   retired_.clear();
-  if (epochs_ != nullptr && epochs_->pending() >= kRetiredPerCollect) {
+  // An emptied store gives back all the memory it can at once; otherwise
+  // retired nodes are freed in batches.
+  const bool emptied = size_.load(std::memory_order_relaxed) == 0;
+  if (epochs_ != nullptr &&
+      (emptied || epochs_->pending() >= kRetiredPerCollect)) {
     CollectRetired();
   }
+  if (emptied) pool_->ReleaseEmptySlabs();
 }
 
 void CTrieStore::CollectRetired() {

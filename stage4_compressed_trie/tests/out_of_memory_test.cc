@@ -2,7 +2,8 @@
 // allocation fails leaves the store exactly as it was, holds no lock and
 // queues no live node for reclamation; with memory gone for good, deleting
 // still works and gives memory back. common/tests/allocation_failure_test.cc
-// sweeps random operation sequences; these are the cases that once broke.
+// sweeps random operation sequences; these tests spell out the cases that
+// matter most, one at a time.
 
 #include <cctype>
 #include <chrono>
@@ -149,20 +150,27 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+constexpr size_t kSlab = size_t{2} << 20;
+// Growth of the store's tables (the epoch list, the pool's slab list).
+constexpr size_t kTables = 64 << 10;
+
 // With memory gone for good, Delete and DeleteNth still work: a delete
 // builds one node smaller than those it frees and takes it from the pool's
-// free blocks, and its scratch space was reserved with the store.
+// free blocks, and its scratch space was reserved with the store. Emptying
+// the store gives its slabs back.
 TEST(CTrieOutOfMemoryPoolTest, DeletingWorksWhenMemoryIsGone) {
   for (const char* spec :
        {"ctrie", "ctrie:lock=global", "ctrie:compress=suffix"}) {
     SCOPED_TRACE(spec);
     std::unique_ptr<CTrieStore> store = Make(spec);
     ASSERT_NE(store, nullptr);
+    const size_t empty = *store->MemoryUsage();
     std::vector<std::string> keys;
     for (int i = 0; i < 20'000; ++i) {
       keys.push_back("key" + std::to_string(i * 7919 % 100'003));
       ASSERT_TRUE(store->Put(keys.back(), std::string(300, 'v')).ok());
     }
+    const size_t full = *store->MemoryUsage();
     {
       FailingAllocations failing(1, /*and_all_after=*/true);
       // Half by key, the rest by rank.
@@ -182,6 +190,9 @@ TEST(CTrieOutOfMemoryPoolTest, DeletingWorksWhenMemoryIsGone) {
     }
     const absl::Status invariants = store->CheckInvariants();
     EXPECT_TRUE(invariants.ok()) << invariants;
+    EXPECT_LT(*store->MemoryUsage(), full);
+    // The slab the root lives in and the pool's current slab stay.
+    EXPECT_LE(*store->MemoryUsage(), empty + kSlab + kTables);
     EXPECT_TRUE(store->Put("after", "works").ok());
   }
 }

@@ -7,16 +7,17 @@
 // value. Each node keeps, next to each child pointer, the number of keys in
 // that child's subtree, so GetNth and DeleteNth walk one root-to-key path,
 // O(depth x fan-out). Nodes are exact-size blocks from a pool of per-size-
-// class free lists carved from 2 MiB slabs (src/node_pool.h); a change to a
-// node's label, value or child set builds a replacement node and swaps one
-// pointer (copy on write), which is what the lock-free readers rely on.
+// class free lists carved from 2 MiB slabs, which go back to the system once
+// nothing in them is live (src/node_pool.h); a change to a node's label,
+// value or child set builds a replacement node and swaps one pointer (copy
+// on write), which is what the lock-free readers rely on.
 //
 // Out of memory (kv_store.h): a write allocates only while it builds its
 // replacement nodes, before it changes anything, so a failed allocation
 // leaves the store as it was. A delete builds one node, smaller than the
 // ones it frees, from the pool's free blocks; under rcu a writer short of
 // memory first frees the nodes earlier writes retired. So deleting keeps
-// working when the system has no memory left to give.
+// working, and freeing memory, when the system has none left to give.
 //
 // Options (spec "ctrie:opt=v:opt=v"):
 //   compress=full|suffix  full (default): every single-child chain is one
@@ -105,7 +106,9 @@ class CTrieStore final : public KVStore {
 
   // sizeof(CTrieStore) plus what the pool holds: its slabs in full (used or
   // not) and its tables; in malloc mode the requested bytes of live nodes.
-  // Plus the writer's scratch and (rcu) the list of retired nodes.
+  // Plus the writer's scratch and (rcu) the list of retired nodes. A store
+  // emptied by deletes holds at most one slab more than a new one (under
+  // rcu: unless a reader still holds nodes it retired).
   std::optional<size_t> MemoryUsage() const override;
   bool IsThreadSafe() const override;
 
