@@ -1,6 +1,10 @@
 #include "kvlab/locked_store.h"
 
 #include <mutex>
+#include <new>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
 namespace kvlab {
 
@@ -10,8 +14,12 @@ LockedStore::LockedStore(std::unique_ptr<KVStore> inner)
 bool LockedStore::PutImpl(std::string_view key, std::string_view value) {
   std::unique_lock lock(mutex_);
   // KVStore::Put validated the sizes and, through ValidateKey, the inner
-  // store's own key rules, so the inner Put cannot fail.
-  return *inner_->Put(key, value);
+  // store's own key rules, so the inner Put can fail only for lack of memory,
+  // with the inner store unchanged. Our Put turns the exception back into
+  // ResourceExhausted.
+  absl::StatusOr<bool> replaced = inner_->Put(key, value);
+  if (absl::IsResourceExhausted(replaced.status())) throw std::bad_alloc();
+  return *replaced;
 }
 
 bool LockedStore::GetImpl(std::string_view key, std::string* value) const {
