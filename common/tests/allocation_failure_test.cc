@@ -25,6 +25,7 @@ std::vector<std::string> SpecsToSweep() {
   for (const char* spec :
        {"btree:order=4", "ctrie:alloc=malloc", "ctrie:lock=node",
         "ctrie:lock=global", "ctrie:compress=suffix",
+        "ctrie:lock=node:alloc=malloc", "ctrie:compress=suffix:alloc=malloc",
         "hyperion:split_above=512:split_large_above=256:embed=16",
         "hyperion:inline_value=0:jump_successor=0:tnode_table=0",
         "hyperion:compact=10"}) {

@@ -63,6 +63,32 @@ inline void UnlockExclusive(std::atomic_ref<uint32_t> word) {
   word.store(0, std::memory_order_release);
 }
 
+// Holders of a lock word's lock for a scope, so that the lock is released
+// however the scope ends (an exception included).
+class SharedLock {
+ public:
+  explicit SharedLock(uint32_t* word) : word_(*word) { LockShared(word_); }
+  ~SharedLock() { UnlockShared(word_); }
+  SharedLock(const SharedLock&) = delete;
+  SharedLock& operator=(const SharedLock&) = delete;
+
+ private:
+  const std::atomic_ref<uint32_t> word_;
+};
+
+class ExclusiveLock {
+ public:
+  explicit ExclusiveLock(uint32_t* word) : word_(*word) {
+    LockExclusive(word_);
+  }
+  ~ExclusiveLock() { UnlockExclusive(word_); }
+  ExclusiveLock(const ExclusiveLock&) = delete;
+  ExclusiveLock& operator=(const ExclusiveLock&) = delete;
+
+ private:
+  const std::atomic_ref<uint32_t> word_;
+};
+
 }  // namespace kvlab::stage4
 
 #endif  // KVLAB_STAGE4_SRC_RW_SPIN_LOCK_H_
