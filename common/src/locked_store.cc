@@ -1,6 +1,7 @@
 #include "kvlab/locked_store.h"
 
 #include <mutex>
+#include <new>
 
 namespace kvlab {
 
@@ -10,8 +11,11 @@ LockedStore::LockedStore(std::unique_ptr<KVStore> inner)
 bool LockedStore::PutImpl(std::string_view key, std::string_view value) {
   std::unique_lock lock(mutex_);
   // KVStore::Put validated the sizes and, through ValidateKey, the inner
-  // store's own key rules, so the inner Put cannot fail.
-  return *inner_->Put(key, value);
+  // store's own key rules, so the inner Put can fail only for want of
+  // memory, with the inner store unchanged; our Put reports it again.
+  absl::StatusOr<bool> replaced = inner_->Put(key, value);
+  if (!replaced.ok()) throw std::bad_alloc();
+  return *replaced;
 }
 
 bool LockedStore::GetImpl(std::string_view key, std::string* value) const {

@@ -13,6 +13,11 @@
 #include "kvlab/locked_store.h"
 #include "kvlab/testing/failing_allocator.h"
 
+namespace kvlab::testing {
+// This binary links the shared test library for the sweep's model only.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(KVStoreConformanceTest);
+}  // namespace kvlab::testing
+
 namespace kvlab {
 namespace {
 
