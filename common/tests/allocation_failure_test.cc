@@ -86,6 +86,17 @@ TEST_P(AllocationFailureTest, MemoryGoneForGoodFromEachAllocation) {
   testing::RunAllocationFailureSweep([&] { return Make(); }, options);
 }
 
+// From an empty store, where the first Put builds the structure's root and
+// deletes may empty it again.
+TEST_P(AllocationFailureTest, StartingEmpty) {
+  testing::AllocationFailureOptions options = Options();
+  options.preload = 0;
+  options.operations = 150;
+  testing::RunAllocationFailureSweep([&] { return Make(); }, options);
+  options.persistent = true;
+  testing::RunAllocationFailureSweep([&] { return Make(); }, options);
+}
+
 TEST_P(AllocationFailureTest, BehindTheGlobalLock) {
   testing::AllocationFailureOptions options = Options();
   options.operations = 100;
