@@ -107,7 +107,11 @@ TrieStoreImpl<Layout>::~TrieStoreImpl() {
 template <class Layout>
 bool TrieStoreImpl<Layout>::PutImpl(std::string_view key,
                                     std::string_view value) {
-  Path path = {root_};
+  Path path;
+  // Room for the whole path first: a push_back that failed after its node
+  // was added would leave that node out of the pruning below.
+  path.reserve(key.size() + 1);
+  path.push_back(root_);
   try {
     Node* node = root_;
     for (char c : key) {
