@@ -1,14 +1,17 @@
 // What the conformance suite does not cover: the peers' registered traits,
-// the unordered stores' answers to order operations, judyl's two sides, and
-// the peers' own memory accounting.
+// the unordered stores' answers to order operations, the hash stores'
+// growth when memory runs out, judyl's two sides, and the peers' own memory
+// accounting.
 
 #include <memory>
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "kvlab/peers/stores.h"
 #include "kvlab/testing/differential.h"
+#include "kvlab/testing/failing_allocator.h"
 
 namespace kvlab {
 namespace {
@@ -66,6 +69,38 @@ TEST_F(PeersTest, UnorderedStoresAnswerNothingToOrderOperations) {
     ASSERT_TRUE(store->Get(std::string("\0\xff", 2), &value));
     EXPECT_EQ(value, "nul");
     EXPECT_FALSE(store->Get(std::string("\0", 1), nullptr));
+  }
+}
+
+// Each hash store grows from empty while every allocation of each insert
+// fails: the keys are short and the values empty, so nothing but the map's
+// own growth allocates in absl::flat_hash_map. A failed insert must leave
+// every pair there and the map working.
+TEST_F(PeersTest, HashStoresGrowWhileMemoryRunsOut) {
+  for (const char* name : {"std_unordered_map", "absl_flat_hash_map"}) {
+    std::unique_ptr<KVStore> store = Make(name);
+    int failed = 0;
+    for (int i = 0; i < 2000; ++i) {
+      const std::string key = absl::StrCat("k", i);  // no heap string
+      absl::StatusCode code;
+      {
+        testing::FailingAllocations failing(1, /*and_all_after=*/true);
+        code = store->Put(key, "").status().code();
+      }
+      if (code == absl::StatusCode::kOk) continue;
+      ++failed;
+      ASSERT_EQ(code, absl::StatusCode::kResourceExhausted) << name;
+      ASSERT_EQ(store->Size(), static_cast<uint64_t>(i)) << name;
+      for (int j = 0; j < i; ++j) {
+        ASSERT_TRUE(store->Get(absl::StrCat("k", j), nullptr)) << name << j;
+      }
+      EXPECT_FALSE(store->Get(key, nullptr)) << name;
+      ASSERT_TRUE(store->Put(key, "").ok()) << name;
+    }
+    EXPECT_EQ(store->Size(), 2000u) << name;
+    // std::unordered_map allocates a node for every insert; the flat map
+    // allocates only when it grows, a few times in 2000 keys.
+    EXPECT_GE(failed, 5) << name;
   }
 }
 
