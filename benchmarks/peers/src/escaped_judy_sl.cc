@@ -1,8 +1,11 @@
 #include "escaped_judy_sl.h"
 
+#include <cassert>
+
 namespace kvlab::peers {
 
 void EscapeKey(std::string_view key, uint8_t* out) {
+  assert(key.size() <= kMaxKeySize);
   for (char c : key) {
     const uint8_t byte = static_cast<uint8_t>(c);
     if (byte <= 1) {
@@ -77,9 +80,17 @@ void EscapedJudySL::ForEachSlot(absl::FunctionRef<void(Word_t* slot)> visit) {
 
 EscapedJudySL::Cursor::Cursor(const EscapedJudySL& map, std::string_view start)
     : array_(map.array_) {
-  EscapeKey(start, escaped_);
-  // JudySLFirst: the first key >= the buffer's, written back into it.
-  slot_ = reinterpret_cast<Word_t*>(JudySLFirst(array_, escaped_, PJE0));
+  if (start.size() <= kMaxKeySize) {
+    EscapeKey(start, escaped_);
+    // JudySLFirst: the first key >= the buffer's, written back into it.
+    slot_ = reinterpret_cast<Word_t*>(JudySLFirst(array_, escaped_, PJE0));
+    return;
+  }
+  // No stored key is as long as `start`. Such a key is >= start exactly
+  // when it is > start's first kMaxKeySize bytes (equal to them, it is a
+  // proper prefix of start), so start from the key after those bytes.
+  EscapeKey(start.substr(0, kMaxKeySize), escaped_);
+  slot_ = reinterpret_cast<Word_t*>(JudySLNext(array_, escaped_, PJE0));
 }
 
 void EscapedJudySL::Cursor::Next() {

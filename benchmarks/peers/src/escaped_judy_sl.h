@@ -68,7 +68,7 @@ class EscapedJudySL {
   // in a buffer of its own, so a cursor is a few KB: keep it on the stack.
   class Cursor {
    public:
-    // Positioned at the first key >= `start`.
+    // Positioned at the first key >= `start`, which may be of any length.
     Cursor(const EscapedJudySL& map, std::string_view start);
     bool Done() const { return slot_ == nullptr; }
     void Next();
