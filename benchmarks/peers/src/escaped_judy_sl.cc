@@ -1,6 +1,7 @@
 #include "escaped_judy_sl.h"
 
 #include <cassert>
+#include <new>
 
 namespace kvlab::peers {
 
@@ -45,7 +46,10 @@ Word_t* EscapedJudySL::Insert(std::string_view key, bool may_hold_zero,
   EscapeKey(key, escaped);
   const bool existed =
       may_hold_zero && JudySLGet(array_, escaped, PJE0) != nullptr;
-  Word_t* slot = reinterpret_cast<Word_t*>(JudySLIns(&array_, escaped, PJE0));
+  PPvoid_t inserted_slot = JudySLIns(&array_, escaped, PJE0);
+  // With valid arguments JudySLIns fails only when malloc does.
+  if (inserted_slot == PPJERR) throw std::bad_alloc();
+  Word_t* slot = reinterpret_cast<Word_t*>(inserted_slot);
   // Judy zeroes a new key's slot, and otherwise no slot holds 0.
   *inserted = may_hold_zero ? !existed : *slot == 0;
   if (*inserted) ++size_;
@@ -61,13 +65,21 @@ Word_t* EscapedJudySL::Find(std::string_view key) const {
 bool EscapedJudySL::Erase(std::string_view key) {
   uint8_t escaped[kEscapedKeyBuffer];
   EscapeKey(key, escaped);
-  if (JudySLDel(&array_, escaped, PJE0) != 1) return false;
-  --size_;
-  return true;
+  return EraseEscaped(escaped);
 }
 
-void EscapedJudySL::EraseEscaped(const uint8_t* escaped) {
-  if (JudySLDel(&array_, escaped, PJE0) == 1) --size_;
+bool EscapedJudySL::EraseEscaped(const uint8_t* escaped) {
+  const int result = JudySLDel(&array_, escaped, PJE0);
+  if (result == JERR) {
+    // malloc failed in a JudyL level. Either it failed before the key went
+    // (the array is as it was) or while it emptied a level above the key
+    // (the key is gone, and only an empty level is left behind): look.
+    if (JudySLGet(array_, escaped, PJE0) != nullptr) throw std::bad_alloc();
+  } else if (result != 1) {
+    return false;
+  }
+  --size_;
+  return true;
 }
 
 void EscapedJudySL::ForEachSlot(absl::FunctionRef<void(Word_t* slot)> visit) {
