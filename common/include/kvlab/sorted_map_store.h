@@ -28,6 +28,11 @@ namespace kvlab {
 template <typename Map, typename ToKey>
 class SortedMapStore : public KVStore {
  public:
+  // `map_args` construct the map (an allocator, for instance).
+  template <typename... MapArgs>
+  explicit SortedMapStore(MapArgs&&... map_args)
+      : map_(std::forward<MapArgs>(map_args)...) {}
+
   bool GetNth(uint64_t n, std::string* key, std::string* value) const override {
     if (n >= map_.size()) return false;
     auto it = NthIterator(n);
