@@ -7,6 +7,7 @@
 #   make bench              Release build, every store on the default data
 #                           sets: results/ (JSON lines, CSV, Markdown, charts)
 #   make grade STORE=avl    the course grade of one store (benchmarks/rubric.txt)
+#   make fuzz STORE=ctrie   the differential fuzzer on one store (docs/testing.md)
 #
 # Words before an action modify it: a stage (stage1 ... stage5) narrows it,
 # asan / tsan switch to a sanitized build in its own directory.
@@ -32,7 +33,9 @@ else
   BUILD_DIR := build/debug
   CMAKE_ARGS := -DCMAKE_BUILD_TYPE=Debug
 endif
-RELEASE_DIR := build/release
+# The Release build of bench, grade, install and the tools; RELEASE_DIR=dir
+# builds elsewhere (the install test builds a fresh one).
+RELEASE_DIR ?= build/release
 CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
 # Tests labelled `long` (stage 5's 2,000,000-operation differential runs) only
 # run with LONG=1.
@@ -44,9 +47,9 @@ BENCH_FLAGS ?=
 # make bench: one kvbench invocation per quoted group, every registered store
 # (--store=all). The default runs every data set at 100,000 pairs (the
 # course phase on `course` only) and took 144 s of kvbench on the 2-core
-# course machine (2026-11-22); FULL=1 is the record run at the sizes the
-# benchmarks issue names (10M course pairs with the course phase, every word
-# and all of gcide3) and the other data sets at 1M; docs/benchmarking.md
+# course machine (2026-11-22); FULL=1 is the record run at the course's
+# sizes (10M course pairs with the course phase, every word and all of
+# gcide3) and the other data sets at 1M; docs/benchmarking.md
 # gives its measured length.
 RESULTS ?= results
 ifeq ($(FULL),1)
@@ -86,13 +89,20 @@ GRADE_STORE = $(or $(STORE),$(if $(STAGE),$(STAGE_STORE_$(STAGE))))
 # Sizes for the tools: valgrind runs ~50x slower than native.
 TOOL_N ?= 1000000
 MASSIF_N ?= 100000
+# make fuzz [STORE=spec] [SECONDS=n] [FUZZ_FLAGS=...]: libFuzzer in its own
+# clang build; without STORE each input's first byte picks a store of
+# common/fuzz/stores.txt. SECONDS is 60 here unless given.
+FUZZ_DIR := build/fuzz
+FUZZ_SECONDS = $(if $(filter command line environment,$(origin SECONDS)),$(SECONDS),60)
+FUZZ_FLAGS ?=
 KVBENCH = $(RELEASE_DIR)/benchmarks/kvbench
 TOOL_RUN = $(KVBENCH) --in_process --allow_memory_overcommit \
   --store=$(TOOL_STORE) --dataset=course --phases=load,get,scan
 
 .PHONY: help deps build test bench grade install memcheck massif \
-        profile heapprofile format clean stage1 stage2 stage3 stage4 stage5 \
-        asan tsan
+        profile heapprofile format format-check clean stage1 stage2 stage3 \
+        stage4 stage5 \
+        asan tsan fuzz fuzz-build fuzz-check
 
 help:
 	@echo "kvlab make targets:"
@@ -114,10 +124,16 @@ help:
 	@echo "  ... ALLOCATOR=tcmalloc    bench and grade with tcmalloc instead of glibc malloc"
 	@echo "  make asan test            tests under AddressSanitizer + UBSan (build/asan)"
 	@echo "  make tsan test            tests under ThreadSanitizer (build/tsan)"
+	@echo "  make fuzz STORE=spec SECONDS=n"
+	@echo "                            the differential fuzzer (libFuzzer, clang, build/fuzz) on one"
+	@echo "                            store for n s (default: every store, 60 s; docs/testing.md)"
+	@echo "  make fuzz-check           every store of common/fuzz/stores.txt fuzzed 15 s from the"
+	@echo "                            seed corpus (ctest -L fuzz in build/fuzz)"
 	@echo "  make [stageN] memcheck    valgrind memcheck over the tests, sizes scaled down"
-	@echo "  make install PREFIX=dir   headers, libkvlab.a and kvlab.pc under dir"
+	@echo "  make install PREFIX=dir   headers, libkvlab.a, libkvgrade.a, their .pc files under dir"
 	@echo "  make deps                 install missing Debian packages (run by the others)"
 	@echo "  make format / clean       clang-format every source / remove build/"
+	@echo "  make format-check         fail if any tracked source is not clang-formatted"
 
 deps:
 	@cmake/deps.sh all
@@ -199,12 +215,40 @@ heapprofile: $(RELEASE_DIR)/build.ninja
 	  HEAP_PROFILE_INUSE_INTERVAL=33554432 $(TOOL_RUN) --n=$(TOOL_N) --phases=load
 	@benchmarks/tools/pprof_report.sh heap $(KVBENCH) $(RESULTS)/tools/heap.$(TOOL_STORE)
 
+# The fuzz build: clang, ASan+UBSan and libFuzzer's coverage (KVLAB_FUZZ).
+$(FUZZ_DIR)/build.ninja:
+	@cmake/deps.sh build
+	@cmake/deps.sh fuzz
+	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+	  -DCMAKE_CXX_COMPILER=clang++ -DKVLAB_FUZZ=ON
+
+fuzz-build: $(FUZZ_DIR)/build.ninja
+	@cmake/deps.sh fuzz
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target kvlab_fuzz kvlab_fuzz_replay
+
+fuzz: fuzz-build
+	common/fuzz/run_fuzz.sh $(FUZZ_DIR)/common/fuzz/kvlab_fuzz $(or $(STORE),any) \
+	  $(FUZZ_SECONDS) $(FUZZ_DIR)/fuzz-work $(FUZZ_FLAGS)
+
+fuzz-check: fuzz-build
+	cd $(FUZZ_DIR) && ctest -j $(JOBS) --output-on-failure -L '^fuzz$$'
+
+# install_libraries is every library the install rules install, so that a
+# fresh clone installs in one step.
 install: $(RELEASE_DIR)/build.ninja
-	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvlab
+	@cmake/deps.sh build
+	cmake --build $(RELEASE_DIR) -j $(JOBS) --target install_libraries
 	cmake --install $(RELEASE_DIR) --prefix $(abspath $(PREFIX))
 
 format:
+	@cmake/deps.sh format
 	git ls-files '*.cc' '*.h' | xargs clang-format -i --style=file
+
+# Fails, naming the files, if any tracked source is not clang-formatted.
+format-check:
+	@cmake/deps.sh format
+	git ls-files '*.cc' '*.h' | xargs clang-format --dry-run --Werror --style=file
+	@echo "format-check: every tracked source is clang-formatted"
 
 clean:
 	rm -rf build

@@ -3,6 +3,9 @@
 #include <mutex>
 #include <new>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
 namespace kvlab {
 
 LockedStore::LockedStore(std::unique_ptr<KVStore> inner)
@@ -11,10 +14,11 @@ LockedStore::LockedStore(std::unique_ptr<KVStore> inner)
 bool LockedStore::PutImpl(std::string_view key, std::string_view value) {
   std::unique_lock lock(mutex_);
   // KVStore::Put validated the sizes and, through ValidateKey, the inner
-  // store's own key rules, so the inner Put can fail only for want of
-  // memory, with the inner store unchanged; our Put reports it again.
+  // store's own key rules, so the inner Put can fail only for lack of memory,
+  // with the inner store unchanged. Our Put turns the exception back into
+  // ResourceExhausted.
   absl::StatusOr<bool> replaced = inner_->Put(key, value);
-  if (!replaced.ok()) throw std::bad_alloc();
+  if (absl::IsResourceExhausted(replaced.status())) throw std::bad_alloc();
   return *replaced;
 }
 

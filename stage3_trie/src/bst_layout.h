@@ -22,9 +22,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
 
 #include "absl/status/status.h"
+#include "linked_layout.h"
 #include "trie_node.h"
 
 namespace kvlab::stage3 {
@@ -37,23 +37,8 @@ struct BstNode : NodeHeader {
 
 static_assert(sizeof(BstNode) == 40, "BST node is five words");
 
-class BstLayout {
+class BstLayout : public LinkedLayout<BstNode> {
  public:
-  using Node = BstNode;
-
-  size_t NodeBytes() const { return sizeof(Node); }
-
-  absl::Status ValidateKey(std::string_view) const { return absl::OkStatus(); }
-
-  Node* NewNode(uint8_t byte, size_t* bytes) const {
-    Node* node = static_cast<Node*>(AllocateNode(sizeof(Node), bytes));
-    node->byte = byte;
-    return node;
-  }
-  void FreeNode(Node* node, size_t* bytes) const {
-    FreeNodeMemory(node, sizeof(Node), bytes);
-  }
-
   Node* Child(const Node* parent, uint8_t byte) const {
     Node* node = parent->children;
     while (node != nullptr && node->byte != byte) {

@@ -17,9 +17,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
 
 #include "absl/status/status.h"
+#include "linked_layout.h"
 #include "trie_node.h"
 
 namespace kvlab::stage3 {
@@ -31,23 +31,8 @@ struct ListNode : NodeHeader {
 
 static_assert(sizeof(ListNode) == 32, "list node is four words");
 
-class ListLayout {
+class ListLayout : public LinkedLayout<ListNode> {
  public:
-  using Node = ListNode;
-
-  size_t NodeBytes() const { return sizeof(Node); }
-
-  absl::Status ValidateKey(std::string_view) const { return absl::OkStatus(); }
-
-  Node* NewNode(uint8_t byte, size_t* bytes) const {
-    Node* node = static_cast<Node*>(AllocateNode(sizeof(Node), bytes));
-    node->byte = byte;
-    return node;
-  }
-  void FreeNode(Node* node, size_t* bytes) const {
-    FreeNodeMemory(node, sizeof(Node), bytes);
-  }
-
   Node* Child(const Node* parent, uint8_t byte) const {
     Node* child = FirstChildAtLeast(parent, byte);
     return child != nullptr && child->byte == byte ? child : nullptr;

@@ -1,5 +1,6 @@
-// HyperionStore (`hyperion`): the Hyperion trie (Mäsker et al., the
-// paper, seed 000_... in ../shared/seeds; design in docs/stage5_hyperion.md),
+// HyperionStore (`hyperion`): the Hyperion trie (Mäsker et al., "Hyperion:
+// Building the Largest In-memory Search Tree", SIGMOD 2019; design in
+// docs/stage5_hyperion.md),
 // with jump successors, container and T-node jump tables and container
 // splits (with kvlab's own split directory), without key pre-processing
 // and arenas.
@@ -74,8 +75,8 @@ struct HyperionOptions {
   // ejects past 16-32 KiB of root container). 0 turns this off.
   uint32_t eject_above = 16384;
   // A T-node of a real container with more than this many S-children
-  // carries a jump successor (paper, section 3.3). The design notes read
-  // the paper's default as "more than 2"; its wording ("reaches 2") would
+  // carries a jump successor (paper, section 3.3). The default reads the
+  // paper's as "more than 2"; its wording ("reaches 2") would
   // be 1 here, which measures the same on course keys
   // (docs/stage5_hyperion.md). 0..256; 256 turns jump successors off (a
   // T-node has at most 256 children).
