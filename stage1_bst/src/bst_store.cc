@@ -1,5 +1,7 @@
 #include "kvlab/stage1/bst_store.h"
 
+#include <new>
+
 #include "node.h"
 #include "tree_debug.h"
 #include "tree_search.h"
@@ -26,8 +28,9 @@ bool BstStore::GetImpl(std::string_view key, std::string* value) const {
 // handout: cut
 // Put and Delete adjust subtree sizes on the way down, in the one walk that
 // searches, betting that the key is new (Put) or present (Delete): that is
-// the case that changes the tree. When the bet loses, AddToPathSizes walks
-// the same path again to take the adjustment back.
+// the case that changes the tree. When the bet loses, or the new node cannot
+// be allocated, AddToPathSizes walks the same path again to take the
+// adjustment back.
 // handout: end
 
 bool BstStore::PutImpl(std::string_view key, std::string_view value) {
@@ -46,7 +49,12 @@ bool BstStore::PutImpl(std::string_view key, std::string_view value) {
     link = c < 0 ? &node->left : &node->right;
   }
   stage1::CheckRoomForOneMore(size_before);
-  *link = stage1::NewNode(key, value, &node_bytes_);
+  try {
+    *link = stage1::NewNode(key, value, &node_bytes_);
+  } catch (const std::bad_alloc&) {
+    AddToPathSizes(key, -1);  // the key is still absent: the whole path
+    throw;
+  }
   return false;
   // handout: end
 }

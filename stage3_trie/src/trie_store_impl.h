@@ -108,7 +108,11 @@ template <class Layout>
 bool TrieStoreImpl<Layout>::PutImpl(std::string_view key,
                                     std::string_view value) {
   // handout: TrieStoreImpl::PutImpl -> #1-a-trie-stores-keys-as-paths
-  Path path = {root_};
+  Path path;
+  // Room for the whole path first: a push_back that failed after its node
+  // was added would leave that node out of the pruning below.
+  path.reserve(key.size() + 1);
+  path.push_back(root_);
   try {
     Node* node = root_;
     for (char c : key) {

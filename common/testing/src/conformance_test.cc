@@ -354,6 +354,30 @@ TEST_P(KVStoreConformanceTest, ScanFromEveryKindOfStart) {
   EXPECT_EQ(values, "bdf");
 }
 
+// No key is longer than kMaxKeySize, but a scan may start from any string.
+TEST_P(KVStoreConformanceTest, ScanFromAStartLongerThanAnyKey) {
+  KVLAB_REQUIRE_ORDERED_STORE();
+  const std::string longest(kMaxKeySize, 'b');
+  const std::string b10c = std::string(10, 'b') + "c";
+  for (const std::string& key :
+       {std::string("a"), longest, b10c, std::string("c")}) {
+    PutOrDie(*store_, key, "v");
+  }
+  // A stored key that starts the scan's start is below it.
+  EXPECT_EQ(ScanKeys(*store_, longest + "b"),
+            (std::vector<std::string>{b10c, "c"}));
+  EXPECT_EQ(ScanKeys(*store_, "a" + std::string(2 * kMaxKeySize, '\0')),
+            (std::vector<std::string>{longest, b10c, "c"}));
+  // NUL and 0xff bytes, which some stores escape or treat specially.
+  EXPECT_EQ(ScanKeys(*store_, std::string(3 * kMaxKeySize, '\0')),
+            (std::vector<std::string>{"a", longest, b10c, "c"}));
+  EXPECT_EQ(ScanKeys(*store_, std::string(kMaxKeySize + 1, '\xff')),
+            std::vector<std::string>{});
+  EXPECT_EQ(store_->Scan(std::string(kMaxKeySize + 1, 'c'),
+                         [](auto, auto) { return true; }),
+            0u);
+}
+
 TEST_P(KVStoreConformanceTest, ManySequentialKeysInAndOut) {
   KVLAB_REQUIRE_ORDERED_STORE();
   // Quadratic for an unbalanced tree (bst), so kept modest.
