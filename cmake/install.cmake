@@ -19,7 +19,7 @@ endforeach()
 # course API (course.h).
 add_library(kvlab STATIC ${objects})
 target_link_libraries(kvlab PUBLIC ${components})
-install(TARGETS kvlab ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+kvlab_install_library(kvlab)
 
 configure_file(cmake/kvlab.pc.in ${CMAKE_BINARY_DIR}/kvlab.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/kvlab.pc

@@ -1,5 +1,17 @@
 # Helpers shared by every stage's CMakeLists.txt.
+include(GNUInstallDirs)
 include(GoogleTest)
+
+# `install_libraries` builds every library `make install` installs, no more:
+# the Makefile builds it before `cmake --install`.
+add_custom_target(install_libraries)
+
+# kvlab_install_library(TARGET): installs a static library under lib/ and
+# adds it to install_libraries. Install libraries only through this.
+function(kvlab_install_library target)
+  install(TARGETS ${target} ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  add_dependencies(install_libraries ${target})
+endfunction()
 
 # Every library kvlab builds. Each is an OBJECT library so that one static
 # libkvlab.a can hold them all (see install.cmake).

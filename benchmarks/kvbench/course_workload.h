@@ -1,4 +1,4 @@
-// The course workload (see /work/shared/design/course-api.md), measured
+// The course workload (docs/benchmarking.md, the course phase), measured
 // fairly: wall time, per-thread generators, exact operation counts.
 //
 // Checked phase: single-threaded operations on a loaded store, each checked

@@ -1,8 +1,8 @@
 // nth_latency: how long one GetNth call takes on a large store.
 //
 // kvbench measures throughput; a rank query's latency at large n is a
-// separate question (the Hyperion issue asks for a median under 20 us at
-// 10M pairs). For each --store, one after the other in this process, the
+// separate question (stage 5's target is a median under 20 us at 10M
+// pairs). For each --store, one after the other in this process, the
 // tool loads --n pairs of --dataset (kvbench's generator and seed) into a
 // fresh store, then times --calls single GetNth(N) calls, N uniform in
 // [0, n), each with its own steady_clock reading, checks that each answers,

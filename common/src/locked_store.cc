@@ -3,6 +3,9 @@
 #include <mutex>
 #include <new>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
 namespace kvlab {
 
 LockedStore::LockedStore(std::unique_ptr<KVStore> inner)
@@ -11,11 +14,11 @@ LockedStore::LockedStore(std::unique_ptr<KVStore> inner)
 bool LockedStore::PutImpl(std::string_view key, std::string_view value) {
   std::unique_lock lock(mutex_);
   // KVStore::Put validated the sizes and, through ValidateKey, the inner
-  // store's own key rules, so the inner Put fails only for want of memory,
-  // having changed nothing: passed on as the std::bad_alloc it was, which
-  // this store's Put turns back into ResourceExhausted.
-  const absl::StatusOr<bool> replaced = inner_->Put(key, value);
-  if (!replaced.ok()) throw std::bad_alloc();
+  // store's own key rules, so the inner Put can fail only for lack of memory,
+  // with the inner store unchanged. Our Put turns the exception back into
+  // ResourceExhausted.
+  absl::StatusOr<bool> replaced = inner_->Put(key, value);
+  if (absl::IsResourceExhausted(replaced.status())) throw std::bad_alloc();
   return *replaced;
 }
 

@@ -21,9 +21,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 
+#include "kvlab/key_order.h"
 #include "kvlab/kv_store.h"
 
 namespace kvlab::stage1 {
@@ -43,19 +43,9 @@ static_assert(kMaxValueSize < (1u << 13), "value_size is 13 bits");
 
 inline constexpr uint64_t kMaxPairs = UINT32_MAX;
 
-// Orders keys as unsigned bytes: memcmp on the common prefix, then the
-// shorter key first. Returns <0, 0 or >0 like memcmp. Inline: every step of
-// every walk calls it.
-inline int CompareKeys(std::string_view a, std::string_view b) {
-  const size_t common = a.size() < b.size() ? a.size() : b.size();
-  // memcmp compares as unsigned char; a zero length skips it because an
-  // empty string_view may hold a null pointer, which memcmp must not get.
-  if (common != 0) {
-    if (int c = std::memcmp(a.data(), b.data(), common); c != 0) return c;
-  }
-  if (a.size() == b.size()) return 0;
-  return a.size() < b.size() ? -1 : 1;
-}
+// The key order of kv_store.h (kvlab/key_order.h), named here too because
+// the stage's code calls it as stage1::CompareKeys.
+using ::kvlab::CompareKeys;
 
 // The bytes one node takes: the header, the key and the value.
 inline size_t NodeBytes(size_t key_size, size_t value_size) {

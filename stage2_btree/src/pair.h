@@ -6,8 +6,9 @@
 //          2  value_size  2 bytes  0..4096
 //          4  key bytes, then value bytes
 //
-// Also here: the byte order of keys, and the 8-byte key prefix the nodes
-// keep beside each pair pointer so that most comparisons need not follow it.
+// Also here: the 8-byte key prefix the nodes keep beside each pair pointer
+// so that most comparisons need not follow it. Keys compare with CompareKeys
+// (kvlab/key_order.h).
 
 #ifndef KVLAB_STAGE2_SRC_PAIR_H_
 #define KVLAB_STAGE2_SRC_PAIR_H_
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "kvlab/key_order.h"
 #include "kvlab/kv_store.h"
 
 namespace kvlab::stage2 {
@@ -44,18 +46,6 @@ inline size_t PairBytes(size_t key_size, size_t value_size) {
 }
 inline size_t PairBytes(const Pair* pair) {
   return PairBytes(pair->key_size, pair->value_size);
-}
-
-// Orders keys as unsigned bytes: memcmp on the common part, then the shorter
-// key first. Returns <0, 0 or >0.
-inline int CompareKeys(std::string_view a, std::string_view b) {
-  const size_t common = a.size() < b.size() ? a.size() : b.size();
-  // An empty string_view may hold a null pointer, which memcmp must not get.
-  if (common != 0) {
-    if (int c = std::memcmp(a.data(), b.data(), common); c != 0) return c;
-  }
-  if (a.size() == b.size()) return 0;
-  return a.size() < b.size() ? -1 : 1;
 }
 
 // The first 8 bytes of `key` as a big-endian number, zero-padded. Prefixes

@@ -22,9 +22,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
 
 #include "absl/status/status.h"
+#include "linked_layout.h"
 #include "trie_node.h"
 
 namespace kvlab::stage3 {
@@ -37,29 +37,16 @@ struct BstNode : NodeHeader {
 
 static_assert(sizeof(BstNode) == 40, "BST node is five words");
 
-class BstLayout {
+class BstLayout : public LinkedLayout<BstNode> {
  public:
-  using Node = BstNode;
-
-  size_t NodeBytes() const { return sizeof(Node); }
-
-  absl::Status ValidateKey(std::string_view) const { return absl::OkStatus(); }
-
-  Node* NewNode(uint8_t byte, size_t* bytes) const {
-    Node* node = static_cast<Node*>(AllocateNode(sizeof(Node), bytes));
-    node->byte = byte;
-    return node;
-  }
-  void FreeNode(Node* node, size_t* bytes) const {
-    FreeNodeMemory(node, sizeof(Node), bytes);
-  }
-
   Node* Child(const Node* parent, uint8_t byte) const {
+    // handout: BstLayout::Child -> #3-the-three-node-layouts
     Node* node = parent->children;
     while (node != nullptr && node->byte != byte) {
       node = byte < node->byte ? node->left : node->right;
     }
     return node;
+    // handout: end
   }
 
   Node* FirstChildAtLeast(const Node* parent, uint8_t byte) const {
@@ -84,9 +71,11 @@ class BstLayout {
   }
 
   Node* ChildOrAdd(Node* parent, uint8_t byte, size_t* bytes) const {
+    // handout: BstLayout::ChildOrAdd -> #3-the-three-node-layouts
     Node** link = LinkTo(parent, byte);
     if (*link == nullptr) *link = NewNode(byte, bytes);
     return *link;
+    // handout: end
   }
 
   void RemoveChild(Node* parent, Node* child, size_t* bytes) const;
@@ -94,6 +83,7 @@ class BstLayout {
   // Checks the BST order of the child tree; counts the children.
   absl::Status CheckChildren(const Node* parent, int* children) const;
 
+  // handout: cut
  private:
   // The link that points to the child labelled `byte`, or the null link
   // where it would be attached.
@@ -104,6 +94,7 @@ class BstLayout {
     }
     return link;
   }
+  // handout: end
 };
 
 }  // namespace kvlab::stage3

@@ -85,8 +85,8 @@ struct HyperionOptions {
   // ejects past 16-32 KiB of root container). 0 turns this off.
   uint32_t eject_above = 16384;
   // A T-node of a real container with more than this many S-children
-  // carries a jump successor (paper, section 3.3). The design notes read
-  // the paper's default as "more than 2"; its wording ("reaches 2") would
+  // carries a jump successor (paper, section 3.3). The default reads the
+  // paper's as "more than 2"; its wording ("reaches 2") would
   // be 1 here, which measures the same on course keys
   // (docs/stage5_hyperion.md). 0..256; 256 turns jump successors off (a
   // T-node has at most 256 children).

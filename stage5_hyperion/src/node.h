@@ -40,13 +40,14 @@
 // Only T-nodes of real containers carry one, never those of embedded
 // containers (hyperion_store.h says which). The jump counts from the
 // value, so adding or dropping a T-node jump table leaves it unchanged.
-// with the child one of
+//
+// An S-node's child is one of
 //   pointer    5-byte HyperionPointer to a container + 5-byte key count of
 //              that container's subtree (little-endian), for GetNth
 //   embedded   [size byte = 1 + payload bytes][payload: nodes]
 //   suffix     [header: bits 6..0 length 1..127, bit 7 value flag]
 //              [value?][suffix bytes]
-// and a value (type 3, or a suffix with its flag set) one of
+// and a value (type 3, or a suffix with its flag set) is one of
 //   inline     [length 1..255][bytes]
 //   external   [0][5-byte HyperionPointer to a chunk of exactly the value]
 //   bare       [8 bytes], in a bare leaf only: an inline value of 8 bytes

@@ -1,9 +1,9 @@
-// Differential runs of hyperion against an order-statistics oracle, on the
-// key distributions the issue names, with the invariant checker after every
-// operation of the small runs.
+// Differential runs of hyperion against an order-statistics oracle, on six
+// key distributions (course, seq_int, rand_int, words, urls, binary), with
+// the invariant checker after every operation of the small runs.
 //
 // Operation counts: KVLAB_HYPERION_OPS=<n> sets the count of the large runs
-// (the issue's 2,000,000: `ctest -L long` runs them that way); by
+// (2,000,000, the stage's target: `ctest -L long` runs them that way); by
 // default they run Scaled(50,000) operations so the Debug suite stays fast.
 
 #include "kvlab/testing/differential.h"

@@ -22,6 +22,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "kvlab/kv_store.h"
@@ -31,13 +33,10 @@ namespace stage1 {
 struct Node;
 }  // namespace stage1
 
-// Invariants (checked by CheckInvariants):
-//   - in-order, the keys are strictly ascending (unsigned byte order);
-//   - every node's size is 1 + the sizes of its children, so the root's size
-//     is Size();
+// Invariants (checked by CheckInvariants): those of BstStore (bst_store.h),
+// ordered keys, exact subtree sizes and MemoryUsage, and
 //   - every node's height is 1 + the larger height of its children (a leaf
-//     has height 1), and the two heights differ by at most 1;
-//   - MemoryUsage() is sizeof(AvlStore) plus the bytes of every node.
+//     has height 1), and the two heights differ by at most 1.
 //
 // Not thread-safe: wrap it in a LockedStore to share it between threads.
 class AvlStore final : public KVStore {
@@ -51,24 +50,38 @@ class AvlStore final : public KVStore {
   uint64_t Size() const override;
   std::string_view Name() const override { return "avl"; }
 
-  // sizeof(AvlStore) plus, per pair, the bytes requested from malloc for its
-  // node: a 24-byte header plus the key and value bytes. malloc's own
-  // headers and rounding are not counted (kvbench measures the process).
+  // As BstStore's: sizeof(AvlStore) plus each node's 24-byte header, key
+  // and value bytes.
   std::optional<size_t> MemoryUsage() const override;
 
-  // A drawing of the tree, root first, each child indented under its
-  // parent and marked L or R; keys C-escaped, values not shown:
+  // BstStore's drawing with each node's height added:
   //   "b" size=3 height=2
   //   |-L "a" size=1 height=1
   //   `-R "c" size=1 height=1
-  // At most `max_nodes` nodes are drawn, then a line counts the rest.
   std::string DebugString(size_t max_nodes = 64) const;
 
-  // Nodes on the longest root-to-leaf path; 0 when empty. O(1).
+  // Nodes on the longest root-to-leaf path; 0 when empty. O(1): the root's
+  // height.
   int Height() const;
 
   // OK if every invariant above holds, otherwise the first violation. O(n).
   absl::Status CheckInvariants() const override;
+
+  // The number of keys smaller than `key` (its rank, if present), and the
+  // number of keys k with lo <= k < hi (0 unless lo < hi). O(height), by the
+  // subtree sizes: exercise 2 of docs/stage1_bst.md.
+  uint64_t Rank(std::string_view key) const;
+  uint64_t CountRange(std::string_view lo, std::string_view hi) const;
+
+  // Fills an empty store with `pairs`, whose keys ascend strictly, in O(n)
+  // time, with no comparison of keys in the tree and no rotation: a
+  // perfectly balanced tree, every level full but the last (exercise 3 of
+  // docs/stage1_bst.md). FailedPrecondition if the store is not empty,
+  // InvalidArgument if the keys do not ascend or a key or value exceeds its
+  // limit, ResourceExhausted if memory runs out; the store is then as it
+  // was.
+  absl::Status LoadSorted(
+      const std::vector<std::pair<std::string, std::string>>& pairs);
 
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;
