@@ -7,6 +7,7 @@
 #   make bench              Release build, every store on the default data
 #                           sets: results/ (JSON lines, CSV, Markdown, charts)
 #   make grade STORE=avl    the course grade of one store (benchmarks/rubric.txt)
+#   make fuzz STORE=ctrie   the differential fuzzer on one store (docs/testing.md)
 #   make grade SUBMISSION=dir STAGE=stage1   a student's tree (docs/grading.md)
 #
 # Words before an action modify it: a stage (stage1 ... stage5) narrows it,
@@ -102,13 +103,19 @@ GRADE_STORE = $(or $(STORE),$(if $(STAGE),$(STAGE_STORE_$(STAGE))))
 # Sizes for the tools: valgrind runs ~50x slower than native.
 TOOL_N ?= 1000000
 MASSIF_N ?= 100000
+# make fuzz [STORE=spec] [SECONDS=n] [FUZZ_FLAGS=...]: libFuzzer in its own
+# clang build; without STORE each input's first byte picks a store of
+# common/fuzz/stores.txt. SECONDS is 60 here unless given.
+FUZZ_DIR := build/fuzz
+FUZZ_SECONDS = $(if $(filter command line environment,$(origin SECONDS)),$(SECONDS),60)
+FUZZ_FLAGS ?=
 KVBENCH = $(RELEASE_DIR)/benchmarks/kvbench
 TOOL_RUN = $(KVBENCH) --in_process --allow_memory_overcommit \
   --store=$(TOOL_STORE) --dataset=course --phases=load,get,scan
 
-.PHONY: help deps build test bench grade leaderboard install memcheck massif \
-        profile heapprofile format clean stage1 stage2 stage3 stage4 stage5 \
-        asan tsan
+.PHONY: help deps build test exercises bench grade leaderboard handout install \
+        memcheck massif profile heapprofile format format-check clean stage1 \
+        stage2 stage3 stage4 stage5 asan tsan fuzz fuzz-build fuzz-check
 
 help:
 	@echo "kvlab make targets:"
@@ -116,6 +123,7 @@ help:
 	@echo "  make build                build everything (Debug, build/debug) without testing"
 	@echo "  make stageN               build stage N (1-5, as they exist: $(strip $(STAGES)))"
 	@echo "  make stageN test          run stage N's tests, conformance suite included"
+	@echo "  make stageN exercises     the chapter's exercises whose answer a test checks (stage 1)"
 	@echo "  make bench                Release build, every store on the seven data sets at n=100,000:"
 	@echo "                            results/ (bench.jsonl, results.csv, results.md, PNG charts)"
 	@echo "  make bench FULL=1         the record run (10M course pairs, all of words and gcide3)"
@@ -133,10 +141,18 @@ help:
 	@echo "  ... ALLOCATOR=tcmalloc    bench and grade with tcmalloc instead of glibc malloc"
 	@echo "  make asan test            tests under AddressSanitizer + UBSan (build/asan)"
 	@echo "  make tsan test            tests under ThreadSanitizer (build/tsan)"
+	@echo "  make fuzz STORE=spec SECONDS=n"
+	@echo "                            the differential fuzzer (libFuzzer, clang, build/fuzz) on one"
+	@echo "                            store for n s (default: every store, 60 s; docs/testing.md)"
+	@echo "  make fuzz-check           every store of common/fuzz/stores.txt fuzzed 15 s from the"
+	@echo "                            seed corpus (ctest -L fuzz in build/fuzz)"
 	@echo "  make [stageN] memcheck    valgrind memcheck over the tests, sizes scaled down"
+	@echo "  make handout OUT=dir      a course handout: stubs for the core of stages 1-4"
+	@echo "                            (STAGES=\"stage2 stage4\" or make stage2 handout: those only)"
 	@echo "  make install PREFIX=dir   headers, libkvlab.a, libkvgrade.a, their .pc files under dir"
 	@echo "  make deps                 install missing Debian packages (run by the others)"
 	@echo "  make format / clean       clang-format every source / remove build/"
+	@echo "  make format-check         fail if any tracked source is not clang-formatted"
 
 deps:
 	@cmake/deps.sh all
@@ -158,8 +174,18 @@ stage1 stage2 stage3 stage4 stage5:
 asan tsan:
 	@if [ -z "$(ACTIONS)" ]; then $(MAKE) --no-print-directory build SANITIZER=$@; fi
 
+# With a stage word, ctest also writes its results as JUnit XML and the
+# stage's progress table follows (tests/groups.txt, docs/teaching.md).
+GROUPS_FILE = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/groups.txt))
+JUNIT = $(abspath $(BUILD_DIR))/ctest-$(STAGE).xml
+
 test: build
-	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 $(CTEST_LABEL)
+	@rm -f $(if $(GROUPS_FILE),$(JUNIT))
+	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 $(CTEST_LABEL) \
+	  $(if $(GROUPS_FILE),--output-junit $(JUNIT)) \
+	  $(if $(GROUPS_FILE),; status=$$?; cd $(CURDIR) && /usr/bin/python3 \
+	    benchmarks/tools/progress.py table $(GROUPS_FILE) $(JUNIT) \
+	    --binary $$(head -1 $(BUILD_DIR)/tests-$(STAGE).txt); exit $$status)
 
 memcheck: build
 	@cmake/deps.sh memcheck
@@ -232,6 +258,41 @@ heapprofile: $(RELEASE_DIR)/build.ninja
 	  HEAP_PROFILE_INUSE_INTERVAL=33554432 $(TOOL_RUN) --n=$(TOOL_N) --phases=load
 	@benchmarks/tools/pprof_report.sh heap $(KVBENCH) $(RESULTS)/tools/heap.$(TOOL_STORE)
 
+# make stageN exercises: the chapter's exercises whose answer a test checks
+# (label stageN_exercises; stage 1 has them).
+EXERCISES = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/exercises_test.cc))
+
+exercises: $(BUILD_DIR)/build.ninja
+	@if [ -z "$(EXERCISES)" ]; then echo "make exercises: no checkable exercises for '$(STAGE)'; stages with them: $(foreach f,$(wildcard stage*/tests/exercises_test.cc),$(firstword $(subst _, ,$(f))))" >&2; exit 2; fi
+	@cmake/deps.sh build
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(STAGE)_exercises
+	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 -L '^$(STAGE)_exercises$$'
+
+# make handout OUT=dir [STAGES="stage2 stage4"] (or make stage2 handout
+# OUT=dir): a student tree with the core of each stage cut out.
+handout:
+	@if [ -z "$(OUT)" ]; then echo "make handout: name the directory, e.g. make handout OUT=/tmp/handout" >&2; exit 2; fi
+	/usr/bin/python3 benchmarks/tools/handout.py $(OUT) \
+	  $(if $(filter command line environment,$(origin STAGES)),--stages "$(STAGES)",$(if $(STAGE),--stages $(STAGE)))
+
+# The fuzz build: clang, ASan+UBSan and libFuzzer's coverage (KVLAB_FUZZ).
+$(FUZZ_DIR)/build.ninja:
+	@cmake/deps.sh build
+	@cmake/deps.sh fuzz
+	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+	  -DCMAKE_CXX_COMPILER=clang++ -DKVLAB_FUZZ=ON
+
+fuzz-build: $(FUZZ_DIR)/build.ninja
+	@cmake/deps.sh fuzz
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target kvlab_fuzz kvlab_fuzz_replay
+
+fuzz: fuzz-build
+	common/fuzz/run_fuzz.sh $(FUZZ_DIR)/common/fuzz/kvlab_fuzz $(or $(STORE),any) \
+	  $(FUZZ_SECONDS) $(FUZZ_DIR)/fuzz-work $(FUZZ_FLAGS)
+
+fuzz-check: fuzz-build
+	cd $(FUZZ_DIR) && ctest -j $(JOBS) --output-on-failure -L '^fuzz$$'
+
 # install_libraries is every library the install rules install, so that a
 # fresh clone installs in one step.
 install: $(RELEASE_DIR)/build.ninja
@@ -240,7 +301,14 @@ install: $(RELEASE_DIR)/build.ninja
 	cmake --install $(RELEASE_DIR) --prefix $(abspath $(PREFIX))
 
 format:
+	@cmake/deps.sh format
 	git ls-files '*.cc' '*.h' | xargs clang-format -i --style=file
+
+# Fails, naming the files, if any tracked source is not clang-formatted.
+format-check:
+	@cmake/deps.sh format
+	git ls-files '*.cc' '*.h' | xargs clang-format --dry-run --Werror --style=file
+	@echo "format-check: every tracked source is clang-formatted"
 
 clean:
 	rm -rf build

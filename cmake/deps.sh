@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kvlab needs, and only those that are missing.
 #
-# Usage: cmake/deps.sh [build|words|memcheck|bench|profile|all]
+# Usage: cmake/deps.sh [build|words|memcheck|bench|profile|fuzz|format|all]
 #   build     compiler-side libraries (Abseil, GoogleTest, pkg-config, CMake,
-#             Ninja), the peers' libraries (Judy, HAT-trie), and python3 and
-#             patch for the submission grader and its tests
+#             Ninja), the peers' libraries (Judy, HAT-trie), python3 (the
+#             docs check, the course kit's scripts, the submission grader)
+#             and patch (the grader's tests)
 #   words     Debian word lists for the `words` data set
 #   memcheck  valgrind and python3 (make memcheck, make massif)
 #   bench     the data sets built from Debian packages (English, French, German,
 #             Italian, Spanish and Swedish word lists; the GCIDE dictionary),
 #             matplotlib for the charts, tcmalloc for ALLOCATOR=tcmalloc
 #   profile   gperftools (CPU and heap profiler, tcmalloc, pprof), Graphviz
+#   fuzz      clang and libFuzzer with its sanitizer runtimes (make fuzz,
+#             make fuzz-check)
+#   format    clang-format and git (make format, make format-check)
 #   all       everything above (the default)
 #
 # Exits non-zero with a clear message when a package is missing and cannot be
@@ -18,14 +22,16 @@
 set -euo pipefail
 
 group=${1:-all}
-build_pkgs=(g++ cmake ninja-build pkg-config libabsl-dev libgtest-dev libgmock-dev
-            libjudy-dev libhat-trie-dev zlib1g-dev python3 patch)
+build_pkgs=(g++ cmake ninja-build pkg-config python3 patch libabsl-dev libgtest-dev
+            libgmock-dev libjudy-dev libhat-trie-dev zlib1g-dev)
 words_pkgs=(wamerican wbritish)
 memcheck_pkgs=(valgrind python3)  # python3: massif_summary.sh reads ms_print
 bench_pkgs=(wamerican wbritish wamerican-insane wbritish-insane wcanadian-insane
             wfrench wngerman witalian wspanish wswedish dict-gcide
             python3-matplotlib libtcmalloc-minimal4)
 profile_pkgs=(google-perftools libgoogle-perftools-dev graphviz)
+fuzz_pkgs=(clang libclang-rt-14-dev)
+format_pkgs=(clang-format git)
 
 case "$group" in
   build) wanted=("${build_pkgs[@]}") ;;
@@ -33,9 +39,11 @@ case "$group" in
   memcheck) wanted=("${memcheck_pkgs[@]}") ;;
   bench) wanted=("${bench_pkgs[@]}") ;;
   profile) wanted=("${profile_pkgs[@]}") ;;
+  fuzz) wanted=("${fuzz_pkgs[@]}") ;;
+  format) wanted=("${format_pkgs[@]}") ;;
   all) wanted=("${build_pkgs[@]}" "${words_pkgs[@]}" "${memcheck_pkgs[@]}"
-               "${bench_pkgs[@]}" "${profile_pkgs[@]}") ;;
-  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, profile, all)" >&2; exit 2 ;;
+               "${bench_pkgs[@]}" "${profile_pkgs[@]}" "${fuzz_pkgs[@]}" "${format_pkgs[@]}") ;;
+  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, profile, fuzz, format, all)" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -241,7 +241,7 @@ TEST_P(CourseHarnessTest, EveryFalseAnswerLeavesEmptyOutputs) {
   EXPECT_FALSE(kv.get(a, out));
   EXPECT_TRUE(IsEmptyOutput(out));
   EXPECT_FALSE(kv.get(out, out));  // the empty key is absent too
-  Slice null_key{0, nullptr};  // the empty key as a harness may spell it
+  Slice null_key{0, nullptr};      // the empty key as a harness may spell it
   out = garbage_.Make();
   EXPECT_FALSE(kv.get(null_key, out));
   EXPECT_TRUE(IsEmptyOutput(out));

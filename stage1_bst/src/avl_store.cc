@@ -1,6 +1,10 @@
 #include "kvlab/stage1/avl_store.h"
 
+#include <new>
+
+#include "absl/strings/str_cat.h"
 #include "avl_rebalance.h"
+#include "balanced_build.h"
 #include "node.h"
 #include "tree_debug.h"
 #include "tree_search.h"
@@ -11,6 +15,7 @@ namespace {
 using stage1::AvlPath;
 using stage1::Node;
 
+// handout: cut
 // Removes the node `*link` points to, `path` holding the links above it,
 // then rebalances up to the root. Frees the node, updating `*bytes`.
 void RemoveAt(Node** link, AvlPath* path, size_t* bytes) {
@@ -42,6 +47,7 @@ void RemoveAt(Node** link, AvlPath* path, size_t* bytes) {
   stage1::FreeNode(doomed, bytes);
   stage1::RebalancePath(path);
 }
+// handout: end
 
 }  // namespace
 
@@ -61,6 +67,7 @@ bool AvlStore::GetImpl(std::string_view key, std::string* value) const {
 }
 
 bool AvlStore::PutImpl(std::string_view key, std::string_view value) {
+  // handout: AvlStore::PutImpl -> #6-the-avl-tree
   AvlPath path;
   Node** link = &root_;
   while (*link != nullptr) {
@@ -78,9 +85,11 @@ bool AvlStore::PutImpl(std::string_view key, std::string_view value) {
   // where the heights stop changing.
   stage1::RebalancePath(&path);
   return false;
+  // handout: end
 }
 
 bool AvlStore::DeleteImpl(std::string_view key) {
+  // handout: AvlStore::DeleteImpl -> #6-the-avl-tree
   AvlPath path;
   Node** link = &root_;
   while (true) {
@@ -92,6 +101,7 @@ bool AvlStore::DeleteImpl(std::string_view key) {
   }
   RemoveAt(link, &path, &node_bytes_);
   return true;
+  // handout: end
 }
 
 bool AvlStore::GetNth(uint64_t n, std::string* key, std::string* value) const {
@@ -103,6 +113,7 @@ bool AvlStore::GetNth(uint64_t n, std::string* key, std::string* value) const {
 }
 
 bool AvlStore::DeleteNth(uint64_t n) {
+  // handout: AvlStore::DeleteNth -> #6-the-avl-tree
   if (n >= Size()) return false;
   AvlPath path;
   Node** link = &root_;
@@ -120,6 +131,39 @@ bool AvlStore::DeleteNth(uint64_t n) {
   }
   RemoveAt(link, &path, &node_bytes_);
   return true;
+  // handout: end
+}
+
+uint64_t AvlStore::Rank(std::string_view key) const {
+  return stage1::RankOf(root_, key);
+}
+
+uint64_t AvlStore::CountRange(std::string_view lo, std::string_view hi) const {
+  return stage1::CountRangeOf(root_, lo, hi);
+}
+
+absl::Status AvlStore::LoadSorted(
+    const std::vector<std::pair<std::string, std::string>>& pairs) {
+  if (root_ != nullptr) {
+    return absl::FailedPreconditionError("LoadSorted needs an empty store");
+  }
+  if (pairs.size() > stage1::kMaxPairs) {
+    return absl::InvalidArgumentError("more pairs than a tree can hold");
+  }
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    absl::Status status = ValidateKeyValue(pairs[i].first, pairs[i].second);
+    if (!status.ok()) return status;
+    if (i > 0 && stage1::CompareKeys(pairs[i - 1].first, pairs[i].first) >= 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "LoadSorted: key ", i, " does not come after key ", i - 1));
+    }
+  }
+  try {
+    root_ = stage1::BuildBalanced(pairs, 0, pairs.size(), &node_bytes_);
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError("out of memory in LoadSorted");
+  }
+  return absl::OkStatus();
 }
 
 uint64_t AvlStore::Scan(std::string_view start, ScanVisitor visitor) const {

@@ -1,5 +1,7 @@
 #include "kvlab/stage1/bst_store.h"
 
+#include <new>
+
 #include "node.h"
 #include "tree_debug.h"
 #include "tree_search.h"
@@ -23,12 +25,16 @@ bool BstStore::GetImpl(std::string_view key, std::string* value) const {
   return true;
 }
 
+// handout: cut
 // Put and Delete adjust subtree sizes on the way down, in the one walk that
 // searches, betting that the key is new (Put) or present (Delete): that is
-// the case that changes the tree. When the bet loses, AddToPathSizes walks
-// the same path again to take the adjustment back.
+// the case that changes the tree. When the bet loses, or the new node cannot
+// be allocated, AddToPathSizes walks the same path again to take the
+// adjustment back.
+// handout: end
 
 bool BstStore::PutImpl(std::string_view key, std::string_view value) {
+  // handout: BstStore::PutImpl -> #2-search-and-insert
   const uint64_t size_before = Size();
   Node** link = &root_;
   while (*link != nullptr) {
@@ -43,11 +49,18 @@ bool BstStore::PutImpl(std::string_view key, std::string_view value) {
     link = c < 0 ? &node->left : &node->right;
   }
   stage1::CheckRoomForOneMore(size_before);
-  *link = stage1::NewNode(key, value, &node_bytes_);
+  try {
+    *link = stage1::NewNode(key, value, &node_bytes_);
+  } catch (const std::bad_alloc&) {
+    AddToPathSizes(key, -1);  // the key is still absent: the whole path
+    throw;
+  }
   return false;
+  // handout: end
 }
 
 bool BstStore::DeleteImpl(std::string_view key) {
+  // handout: BstStore::DeleteImpl -> #3-delete
   Node** link = &root_;
   while (true) {
     Node* node = *link;
@@ -62,15 +75,18 @@ bool BstStore::DeleteImpl(std::string_view key) {
   }
   Unlink(link);
   return true;
+  // handout: end
 }
 
 void BstStore::AddToPathSizes(std::string_view key, int delta) {
+  // handout: BstStore::AddToPathSizes -> #2-search-and-insert
   for (Node* node = root_; node != nullptr;) {
     const int c = stage1::CompareKeys(key, stage1::KeyOf(node));
     if (c == 0) return;  // the nodes above `key` are done; `key`'s isn't
     node->size += delta;
     node = c < 0 ? node->left : node->right;
   }
+  // handout: end
 }
 
 bool BstStore::GetNth(uint64_t n, std::string* key, std::string* value) const {
@@ -82,6 +98,7 @@ bool BstStore::GetNth(uint64_t n, std::string* key, std::string* value) const {
 }
 
 bool BstStore::DeleteNth(uint64_t n) {
+  // handout: BstStore::DeleteNth -> #5-subtree-sizes-and-the-n-th-key
   if (n >= Size()) return false;
   // SelectNode's walk, decrementing the sizes on the way: the rank is in
   // range, so the walk ends at a node that will be removed.
@@ -100,9 +117,11 @@ bool BstStore::DeleteNth(uint64_t n) {
   }
   Unlink(link);
   return true;
+  // handout: end
 }
 
 void BstStore::Unlink(Node** link) {
+  // handout: BstStore::Unlink -> #3-delete
   Node* doomed = *link;
   if (doomed->left == nullptr) {
     *link = doomed->right;
@@ -125,6 +144,15 @@ void BstStore::Unlink(Node** link) {
     *link = successor;
   }
   stage1::FreeNode(doomed, &node_bytes_);
+  // handout: end
+}
+
+uint64_t BstStore::Rank(std::string_view key) const {
+  return stage1::RankOf(root_, key);
+}
+
+uint64_t BstStore::CountRange(std::string_view lo, std::string_view hi) const {
+  return stage1::CountRangeOf(root_, lo, hi);
 }
 
 uint64_t BstStore::Scan(std::string_view start, ScanVisitor visitor) const {

@@ -5,6 +5,7 @@
 namespace kvlab::stage1 {
 
 const Node* FindNode(const Node* root, std::string_view key) {
+  // handout: FindNode -> #2-search-and-insert
   const Node* node = root;
   while (node != nullptr) {
     const int c = CompareKeys(key, KeyOf(node));
@@ -12,9 +13,11 @@ const Node* FindNode(const Node* root, std::string_view key) {
     node = c < 0 ? node->left : node->right;
   }
   return nullptr;
+  // handout: end
 }
 
 const Node* SelectNode(const Node* root, uint64_t n) {
+  // handout: SelectNode -> #5-subtree-sizes-and-the-n-th-key
   const Node* node = root;
   while (true) {
     const uint64_t left_size = SizeOf(node->left);
@@ -26,6 +29,32 @@ const Node* SelectNode(const Node* root, uint64_t n) {
       node = node->right;
     }
   }
+  // handout: end
+}
+
+uint64_t RankOf(const Node* root, std::string_view key) {
+  // handout: RankOf -> #10-exercises
+  uint64_t rank = 0;
+  for (const Node* node = root; node != nullptr;) {
+    const int c = CompareKeys(key, KeyOf(node));
+    if (c == 0) return rank + SizeOf(node->left);
+    if (c < 0) {
+      node = node->left;
+    } else {
+      rank += SizeOf(node->left) + 1;  // the left subtree and this node
+      node = node->right;
+    }
+  }
+  return rank;
+  // handout: end
+}
+
+uint64_t CountRangeOf(const Node* root, std::string_view lo,
+                      std::string_view hi) {
+  // handout: CountRangeOf -> #10-exercises
+  if (CompareKeys(lo, hi) >= 0) return 0;
+  return RankOf(root, hi) - RankOf(root, lo);
+  // handout: end
 }
 
 uint64_t ScanTree(const Node* root, std::string_view start,

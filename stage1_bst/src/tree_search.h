@@ -21,6 +21,15 @@ const Node* FindNode(const Node* root, std::string_view key);
 // here, or on the right. O(height).
 const Node* SelectNode(const Node* root, uint64_t n);
 
+// The number of keys in the tree smaller than `key`: the rank `key` has, or
+// would have if it were inserted. O(height), by the subtree sizes
+// (exercise 2 of docs/stage1_bst.md).
+uint64_t RankOf(const Node* root, std::string_view key);
+
+// The number of keys k with lo <= k < hi; 0 unless lo < hi. O(height).
+uint64_t CountRangeOf(const Node* root, std::string_view lo,
+                      std::string_view hi);
+
 // KVStore::Scan over the tree under `root`: O(height + visited) time, with
 // an explicit stack of at most `height` nodes.
 uint64_t ScanTree(const Node* root, std::string_view start,

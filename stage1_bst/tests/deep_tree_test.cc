@@ -6,8 +6,10 @@
 #include <pthread.h>
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "gtest/gtest.h"
 #include "kvlab/stage1/avl_store.h"
@@ -22,8 +24,14 @@ using stage1_testing::NumberedKey;
 using testing::Scaled;
 
 // Runs `fn` on a new thread whose whole stack is `stack_bytes`. A recursive
-// walk needs at least 16 bytes a level (return address, saved register).
+// walk needs at least 16 bytes a level (return address, saved register). An
+// exception escaping `fn` (a handout's stub throws one) fails the test
+// instead of ending the test program.
 void RunOnStackOf(size_t stack_bytes, std::function<void()> fn) {
+  struct Call {
+    std::function<void()> fn;
+    std::string error;
+  } call{std::move(fn), ""};
   pthread_attr_t attr;
   ASSERT_EQ(pthread_attr_init(&attr), 0);
   ASSERT_EQ(pthread_attr_setstacksize(&attr, stack_bytes), 0);
@@ -31,13 +39,19 @@ void RunOnStackOf(size_t stack_bytes, std::function<void()> fn) {
   ASSERT_EQ(pthread_create(
                 &thread, &attr,
                 [](void* arg) -> void* {
-                  (*static_cast<std::function<void()>*>(arg))();
+                  Call* call = static_cast<Call*>(arg);
+                  try {
+                    call->fn();
+                  } catch (const std::exception& e) {
+                    call->error = e.what();
+                  }
                   return nullptr;
                 },
-                &fn),
+                &call),
             0);
   ASSERT_EQ(pthread_join(thread, nullptr), 0);
   pthread_attr_destroy(&attr);
+  ASSERT_EQ(call.error, "") << "the thread threw";
 }
 
 struct DeepResults {

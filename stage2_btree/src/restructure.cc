@@ -5,6 +5,7 @@
 namespace kvlab::stage2 {
 namespace {
 
+// handout: cut
 // Copies keys [from, from + k) of `src` to [to, to + k) of `dst`. The ranges
 // may overlap when src == dst. Key counts are the caller's business.
 void CopyKeys(const NodeLayout& layout, Node* dst, int to, const Node* src,
@@ -31,11 +32,13 @@ uint64_t CopyChildren(const NodeLayout& layout, Node* dst, int to,
   for (int j = 0; j < k; ++j) moved += layout.counts(dst)[to + j];
   return moved;
 }
+// handout: end
 
 }  // namespace
 
 void SplitChild(const NodeLayout& layout, Node* parent, int i,
                 size_t* node_bytes) {
+  // handout: SplitChild -> #3-insert-step-by-step
   Node* left = layout.children(parent)[i];
   Node* right = NewNode(layout, left->leaf, node_bytes);
   const int middle = left->num_keys / 2;
@@ -57,10 +60,12 @@ void SplitChild(const NodeLayout& layout, Node* parent, int i,
   layout.children(parent)[i + 1] = right;
   layout.counts(parent)[i + 1] = right_size;
   layout.counts(parent)[i] -= right_size + 1;
+  // handout: end
 }
 
 void MergeChildren(const NodeLayout& layout, Node* parent, int i,
                    size_t* node_bytes) {
+  // handout: MergeChildren -> #4-delete-step-by-step
   Node* left = layout.children(parent)[i];
   Node* right = layout.children(parent)[i + 1];
   const int left_keys = left->num_keys;
@@ -78,9 +83,11 @@ void MergeChildren(const NodeLayout& layout, Node* parent, int i,
   CopyChildren(layout, parent, i + 1, parent, i + 2, keys_after);
   --parent->num_keys;
   FreeNode(layout, right, node_bytes);
+  // handout: end
 }
 
 void MoveToLeft(const NodeLayout& layout, Node* parent, int i, int k) {
+  // handout: MoveToLeft -> #filling-nodes-share-before-splitting
   Node* left = layout.children(parent)[i];
   Node* right = layout.children(parent)[i + 1];
   const int left_keys = left->num_keys;
@@ -98,9 +105,11 @@ void MoveToLeft(const NodeLayout& layout, Node* parent, int i, int k) {
   right->num_keys = static_cast<uint16_t>(right_keys - k);
   layout.counts(parent)[i] += moved;
   layout.counts(parent)[i + 1] -= moved;
+  // handout: end
 }
 
 void MoveToRight(const NodeLayout& layout, Node* parent, int i, int k) {
+  // handout: MoveToRight -> #filling-nodes-share-before-splitting
   Node* left = layout.children(parent)[i];
   Node* right = layout.children(parent)[i + 1];
   const int left_keys = left->num_keys;
@@ -119,6 +128,7 @@ void MoveToRight(const NodeLayout& layout, Node* parent, int i, int k) {
   right->num_keys = static_cast<uint16_t>(right_keys + k);
   layout.counts(parent)[i] -= moved;
   layout.counts(parent)[i + 1] += moved;
+  // handout: end
 }
 
 }  // namespace kvlab::stage2

@@ -21,7 +21,8 @@ namespace kvlab::stage2 {
 
 // child[i] is full (max_keys) and `parent` is not. Moves child[i]'s middle
 // key up into `parent` as key i and its upper half into a new child[i + 1].
-// Each half keeps min_keys keys, since max_keys = 2 * min_keys + 1.
+// Each half keeps min_keys keys, since max_keys = 2 * min_keys + 1. Throws
+// std::bad_alloc, having changed nothing, if the new node cannot be had.
 void SplitChild(const NodeLayout& layout, Node* parent, int i,
                 size_t* node_bytes);
 

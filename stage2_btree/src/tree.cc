@@ -10,6 +10,7 @@ Tree::~Tree() {
 
 int SearchNode(const NodeLayout& layout, const Node* node, uint64_t prefix,
                std::string_view key, bool* found) {
+  // handout: SearchNode -> #3-insert-step-by-step
   Pair* const* pairs = layout.pairs(node);
   int lo = 0;
   int hi = node->num_keys;
@@ -47,10 +48,12 @@ int SearchNode(const NodeLayout& layout, const Node* node, uint64_t prefix,
   }
   *found = false;
   return lo;
+  // handout: end
 }
 
 int LocateRank(const NodeLayout& layout, const Node* node, uint64_t* rank,
                bool* found) {
+  // handout: LocateRank -> #5-counts-make-getnth-logarithmic
   if (node->leaf) {
     *found = true;
     return static_cast<int>(*rank);
@@ -75,6 +78,7 @@ int LocateRank(const NodeLayout& layout, const Node* node, uint64_t* rank,
   *found = false;
   *rank = r;
   return node->num_keys;
+  // handout: end
 }
 
 }  // namespace kvlab::stage2

@@ -51,6 +51,8 @@ struct Tree {
 };
 
 // Inserts or replaces; returns true if `key` was present (tree_insert.cc).
+// Throws std::bad_alloc if memory runs out, with the same pairs as before
+// and a valid tree (splits and moves made on the way down may remain).
 bool Put(Tree* tree, std::string_view key, std::string_view value);
 
 // Removes `key`, or the pair of rank `rank` (tree_delete.cc). Return false

@@ -7,6 +7,7 @@
 namespace kvlab::stage2 {
 namespace {
 
+// handout: cut
 // What the walk is looking for in the current subtree.
 enum class Goal {
   kKey,   // the key `key`
@@ -135,16 +136,21 @@ bool Remove(Tree* tree, Goal goal, std::string_view key, uint64_t rank) {
   FreePair(removed, &tree->pair_bytes);
   return true;
 }
+// handout: end
 
 }  // namespace
 
 bool Delete(Tree* tree, std::string_view key) {
+  // handout: Delete -> #4-delete-step-by-step
   return Remove(tree, Goal::kKey, key, 0);
+  // handout: end
 }
 
 bool DeleteNth(Tree* tree, uint64_t rank) {
+  // handout: DeleteNth -> #5-counts-make-getnth-logarithmic
   if (rank >= tree->size) return false;
   return Remove(tree, Goal::kRank, {}, rank);
+  // handout: end
 }
 
 }  // namespace kvlab::stage2

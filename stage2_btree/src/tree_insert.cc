@@ -1,6 +1,7 @@
 // Put: one walk down from the root that never enters a full node.
 
 #include <cstdlib>
+#include <new>
 
 #include "restructure.h"
 #include "tree.h"
@@ -8,6 +9,7 @@
 namespace kvlab::stage2 {
 namespace {
 
+// handout: cut
 // child[i] of `parent` is full and `parent` is not. Makes room in it: if a
 // neighbour has room for two keys or more, moves half the difference of
 // their key counts over to it (as absl::btree does); otherwise splits the
@@ -34,26 +36,49 @@ void MakeRoom(Tree* tree, Node* parent, int i) {
   }
   SplitChild(layout, parent, i, &tree->node_bytes);
 }
+// handout: end
 
 }  // namespace
 
 bool Put(Tree* tree, std::string_view key, std::string_view value) {
+  // handout: Put -> #3-insert-step-by-step
   const NodeLayout& layout = tree->layout;
+  const uint64_t prefix = layout.PrefixFor(key);
   if (tree->root == nullptr) {
-    tree->root = NewNode(layout, /*leaf=*/true, &tree->node_bytes);
+    // The first pair makes a lone leaf; both blocks exist before the tree
+    // changes, since the root is never an empty node.
+    Pair* pair = NewPair(key, value, &tree->pair_bytes);
+    Node* leaf;
+    try {
+      leaf = NewNode(layout, /*leaf=*/true, &tree->node_bytes);
+    } catch (const std::bad_alloc&) {
+      FreePair(pair, &tree->pair_bytes);
+      throw;
+    }
+    InsertEntry(layout, leaf, 0, {prefix, pair});
+    tree->root = leaf;
     tree->height = 1;
-  } else if (tree->root->num_keys == layout.max_keys()) {
+    tree->size = 1;
+    return false;
+  }
+  if (tree->root->num_keys == layout.max_keys()) {
     // A full root is split under a new root: the only way height grows.
+    // The new root is linked only once the split has its node: a root
+    // with no key would break the tree.
     Node* root = NewNode(layout, /*leaf=*/false, &tree->node_bytes);
     layout.children(root)[0] = tree->root;
     layout.counts(root)[0] = tree->size;
+    try {
+      SplitChild(layout, root, 0, &tree->node_bytes);
+    } catch (const std::bad_alloc&) {
+      FreeNode(layout, root, &tree->node_bytes);
+      throw;
+    }
     tree->root = root;
     ++tree->height;
-    SplitChild(layout, root, 0, &tree->node_bytes);
   }
   if (tree->height >= kMaxHeight) std::abort();  // 2^63 keys: unreachable
 
-  const uint64_t prefix = layout.PrefixFor(key);
   uint64_t* path[kMaxHeight];  // the count of each child entered
   int depth = 0;
   Node* node = tree->root;
@@ -82,6 +107,7 @@ bool Put(Tree* tree, std::string_view key, std::string_view value) {
   for (int d = 0; d < depth; ++d) ++*path[d];
   ++tree->size;
   return false;
+  // handout: end
 }
 
 }  // namespace kvlab::stage2

@@ -5,6 +5,7 @@
 namespace kvlab::stage2 {
 
 const Pair* Find(const Tree& tree, std::string_view key) {
+  // handout: Find -> #3-insert-step-by-step
   const NodeLayout& layout = tree.layout;
   const uint64_t prefix = layout.PrefixFor(key);
   const Node* node = tree.root;
@@ -16,9 +17,11 @@ const Pair* Find(const Tree& tree, std::string_view key) {
     node = layout.children(node)[i];
   }
   return nullptr;
+  // handout: end
 }
 
 const Pair* FindNth(const Tree& tree, uint64_t rank) {
+  // handout: FindNth -> #5-counts-make-getnth-logarithmic
   if (rank >= tree.size) return nullptr;
   const NodeLayout& layout = tree.layout;
   const Node* node = tree.root;
@@ -28,6 +31,7 @@ const Pair* FindNth(const Tree& tree, uint64_t rank) {
     if (found) return layout.pairs(node)[i];
     node = layout.children(node)[i];
   }
+  // handout: end
 }
 
 uint64_t Scan(

@@ -53,8 +53,10 @@ class ArrayLayout {
   }
 
   Node* Child(const Node* parent, uint8_t byte) const {
+    // handout: ArrayLayout::Child -> #3-the-three-node-layouts
     const int slot = alphabet_.SlotOf(byte);
     return slot < 0 ? nullptr : Slots(parent)[slot];
+    // handout: end
   }
 
   // The child with the smallest byte >= `byte`, or null.
@@ -70,15 +72,19 @@ class ArrayLayout {
   // The child labelled `byte`, added (empty) if absent. `byte` is in the
   // alphabet: ValidateKey has passed.
   Node* ChildOrAdd(Node* parent, uint8_t byte, size_t* bytes) const {
+    // handout: ArrayLayout::ChildOrAdd -> #3-the-three-node-layouts
     Node*& slot = Slots(parent)[alphabet_.SlotOf(byte)];
     if (slot == nullptr) slot = NewNode(byte, bytes);
     return slot;
+    // handout: end
   }
 
   // Unlinks `child` from `parent` and frees it; it has no children left.
   void RemoveChild(Node* parent, Node* child, size_t* bytes) const {
+    // handout: ArrayLayout::RemoveChild -> #3-the-three-node-layouts
     Slots(parent)[alphabet_.SlotOf(child->byte)] = nullptr;
     FreeNode(child, bytes);
+    // handout: end
   }
 
   // Checks that each child sits in its byte's slot; counts the children.

@@ -40,11 +40,13 @@ static_assert(sizeof(BstNode) == 40, "BST node is five words");
 class BstLayout : public LinkedLayout<BstNode> {
  public:
   Node* Child(const Node* parent, uint8_t byte) const {
+    // handout: BstLayout::Child -> #3-the-three-node-layouts
     Node* node = parent->children;
     while (node != nullptr && node->byte != byte) {
       node = byte < node->byte ? node->left : node->right;
     }
     return node;
+    // handout: end
   }
 
   Node* FirstChildAtLeast(const Node* parent, uint8_t byte) const {
@@ -69,9 +71,11 @@ class BstLayout : public LinkedLayout<BstNode> {
   }
 
   Node* ChildOrAdd(Node* parent, uint8_t byte, size_t* bytes) const {
+    // handout: BstLayout::ChildOrAdd -> #3-the-three-node-layouts
     Node** link = LinkTo(parent, byte);
     if (*link == nullptr) *link = NewNode(byte, bytes);
     return *link;
+    // handout: end
   }
 
   void RemoveChild(Node* parent, Node* child, size_t* bytes) const;
@@ -79,6 +83,7 @@ class BstLayout : public LinkedLayout<BstNode> {
   // Checks the BST order of the child tree; counts the children.
   absl::Status CheckChildren(const Node* parent, int* children) const;
 
+  // handout: cut
  private:
   // The link that points to the child labelled `byte`, or the null link
   // where it would be attached.
@@ -89,6 +94,7 @@ class BstLayout : public LinkedLayout<BstNode> {
     }
     return link;
   }
+  // handout: end
 };
 
 }  // namespace kvlab::stage3

@@ -69,6 +69,7 @@ absl::Status BstLayout::CheckChildren(const Node* parent, int* children) const {
 }
 
 void BstLayout::RemoveChild(Node* parent, Node* child, size_t* bytes) const {
+  // handout: BstLayout::RemoveChild -> #3-the-three-node-layouts
   Node** link = LinkTo(parent, child->byte);
   if (child->left == nullptr || child->right == nullptr) {
     *link = child->left != nullptr ? child->left : child->right;
@@ -86,6 +87,7 @@ void BstLayout::RemoveChild(Node* parent, Node* child, size_t* bytes) const {
     *link = successor;
   }
   FreeNode(child, bytes);
+  // handout: end
 }
 
 }  // namespace kvlab::stage3

@@ -34,8 +34,10 @@ static_assert(sizeof(ListNode) == 32, "list node is four words");
 class ListLayout : public LinkedLayout<ListNode> {
  public:
   Node* Child(const Node* parent, uint8_t byte) const {
+    // handout: ListLayout::Child -> #3-the-three-node-layouts
     Node* child = FirstChildAtLeast(parent, byte);
     return child != nullptr && child->byte == byte ? child : nullptr;
+    // handout: end
   }
 
   Node* FirstChildAtLeast(const Node* parent, uint8_t byte) const {
@@ -47,23 +49,28 @@ class ListLayout : public LinkedLayout<ListNode> {
   Node* NextChild(const Node*, const Node* child) const { return child->next; }
 
   Node* ChildOrAdd(Node* parent, uint8_t byte, size_t* bytes) const {
+    // handout: ListLayout::ChildOrAdd -> #3-the-three-node-layouts
     Node** link = LinkAtLeast(parent, byte);
     if (*link != nullptr && (*link)->byte == byte) return *link;
     Node* child = NewNode(byte, bytes);
     child->next = *link;
     *link = child;
     return child;
+    // handout: end
   }
 
   void RemoveChild(Node* parent, Node* child, size_t* bytes) const {
+    // handout: ListLayout::RemoveChild -> #3-the-three-node-layouts
     Node** link = LinkAtLeast(parent, child->byte);
     *link = child->next;
     FreeNode(child, bytes);
+    // handout: end
   }
 
   // Checks that the list is strictly ascending; counts the children.
   absl::Status CheckChildren(const Node* parent, int* children) const;
 
+  // handout: cut
  private:
   // The link (first_child or some next) that points to the first child
   // whose byte is >= `byte`, or that is null at the end of the list.
@@ -72,6 +79,7 @@ class ListLayout : public LinkedLayout<ListNode> {
     while (*link != nullptr && (*link)->byte < byte) link = &(*link)->next;
     return link;
   }
+  // handout: end
 };
 
 }  // namespace kvlab::stage3

@@ -107,7 +107,12 @@ TrieStoreImpl<Layout>::~TrieStoreImpl() {
 template <class Layout>
 bool TrieStoreImpl<Layout>::PutImpl(std::string_view key,
                                     std::string_view value) {
-  Path path = {root_};
+  // handout: TrieStoreImpl::PutImpl -> #1-a-trie-stores-keys-as-paths
+  Path path;
+  // Room for the whole path first: a push_back that failed after its node
+  // was added would leave that node out of the pruning below.
+  path.reserve(key.size() + 1);
+  path.push_back(root_);
   try {
     Node* node = root_;
     for (char c : key) {
@@ -126,11 +131,13 @@ bool TrieStoreImpl<Layout>::PutImpl(std::string_view key,
   }
   for (Node* node : path) ++node->count;
   return false;
+  // handout: end
 }
 
 template <class Layout>
 bool TrieStoreImpl<Layout>::GetImpl(std::string_view key,
                                     std::string* value) const {
+  // handout: TrieStoreImpl::GetImpl -> #1-a-trie-stores-keys-as-paths
   const Node* node = root_;
   for (char c : key) {
     node = layout_.Child(node, Byte(c));
@@ -139,10 +146,12 @@ bool TrieStoreImpl<Layout>::GetImpl(std::string_view key,
   if (!node->has_value) return false;
   if (value != nullptr) value->assign(ValueOf(node));
   return true;
+  // handout: end
 }
 
 template <class Layout>
 bool TrieStoreImpl<Layout>::DeleteImpl(std::string_view key) {
+  // handout: TrieStoreImpl::DeleteImpl -> #delete-prunes
   Path path = {root_};
   for (char c : key) {
     Node* child = layout_.Child(path.back(), Byte(c));
@@ -152,11 +161,13 @@ bool TrieStoreImpl<Layout>::DeleteImpl(std::string_view key) {
   if (!path.back()->has_value) return false;
   RemoveKeyAt(&path);
   return true;
+  // handout: end
 }
 
 template <class Layout>
 void TrieStoreImpl<Layout>::SelectPath(uint64_t n, Path* path,
                                        std::string* key) const {
+  // handout: TrieStoreImpl::SelectPath -> #1-a-trie-stores-keys-as-paths
   Node* node = root_;
   path->push_back(node);
   while (true) {
@@ -175,6 +186,7 @@ void TrieStoreImpl<Layout>::SelectPath(uint64_t n, Path* path,
     path->push_back(node);
     if (key != nullptr) key->push_back(static_cast<char>(node->byte));
   }
+  // handout: end
 }
 
 template <class Layout>
@@ -199,19 +211,23 @@ bool TrieStoreImpl<Layout>::DeleteNth(uint64_t n) {
 
 template <class Layout>
 void TrieStoreImpl<Layout>::RemoveKeyAt(Path* path) {
+  // handout: TrieStoreImpl::RemoveKeyAt -> #delete-prunes
   ClearValue(path->back(), &bytes_);
   for (Node* node : *path) --node->count;
   PruneEmpty(path);
+  // handout: end
 }
 
 template <class Layout>
 void TrieStoreImpl<Layout>::PruneEmpty(Path* path) {
+  // handout: TrieStoreImpl::PruneEmpty -> #delete-prunes
   // A node with count 0 has no value and, by the invariant, no children.
   while (path->size() > 1 && path->back()->count == 0) {
     Node* leaf = path->back();
     path->pop_back();
     layout_.RemoveChild(path->back(), leaf, &bytes_);
   }
+  // handout: end
 }
 
 template <class Layout>

@@ -27,13 +27,21 @@
 // shared machine distorts least) and the growth of RssAnon per key;
 // --pool_stats also prints the pool's statistics after the last load.
 //
+// --mode=empty instead measures what a store gives back: for each spec, one
+// store loads the --n pairs and deletes them all, then takes the same keys
+// again in rounds, each with values of one length from --round_values and
+// each followed by deleting everything. After every fill and every emptying
+// it prints the store's MemoryUsage() and the growth of RssAnon since just
+// before the store was made.
+//
 // Course pairs: keys of 1 to 64 letters [a-zA-Z], values of 1 to 255
 // printable bytes, lengths uniform, keys distinct; the same definition as
 // kvbench's course data set, drawn here from this tool's own generator.
 //
-// Usage: ctrie_scaling [--mode=mix|load] [--store=ctrie:lock=rcu,...]
+// Usage: ctrie_scaling [--mode=mix|load|empty] [--store=ctrie:lock=rcu,...]
 //          [--mixes=course,read90,read] [--threads=1,2,4] [--n=1000000]
 //          [--seconds=2] [--repeat=3] [--seed=42] [--json=FILE] [--pool_stats]
+//          [--round_values=16,64,...]
 
 #include <unistd.h>
 
@@ -64,7 +72,8 @@
 #include "kvlab/stage4/ctrie_store.h"
 #include "kvlab/stage4/stores.h"
 
-ABSL_FLAG(std::string, mode, "mix", "mix (per-kind throughput) or load");
+ABSL_FLAG(std::string, mode, "mix",
+          "mix (per-kind throughput), load, or empty (memory given back)");
 ABSL_FLAG(std::string, store,
           "ctrie:lock=rcu,ctrie:lock=global,ctrie:lock=node",
           "Comma list of ctrie specs");
@@ -78,6 +87,8 @@ ABSL_FLAG(std::string, json, "", "Append one JSON line per run to this file");
 ABSL_FLAG(
     bool, pool_stats, false,
     "--mode=load: print each ctrie's pool statistics after its last load");
+ABSL_FLAG(std::string, round_values, "16,64,255,1024,40,512,8,128,2048,100",
+          "--mode=empty: the value length of each round");
 
 namespace {
 
@@ -334,7 +345,7 @@ std::vector<std::string> List(const std::string& flag) {
   return absl::StrSplit(flag, ',', absl::SkipEmpty());
 }
 
-// ---- the two modes --------------------------------------------------------
+// ---- the three modes ------------------------------------------------------
 
 void RunLoadMode(const Pairs& pairs, const std::vector<std::string>& specs,
                  int repeat) {
@@ -380,6 +391,54 @@ void RunLoadMode(const Pairs& pairs, const std::vector<std::string>& specs,
     const double w = Median(wall[i]);
     std::printf("%-32s %12.3f %12.3f %12.3f %12.1f\n", specs[i].c_str(), w,
                 Median(cpu[i]), pairs.keys.size() / w / 1e6, Median(rss[i]));
+  }
+}
+
+void RunEmptyMode(const Pairs& pairs, const std::vector<std::string>& specs) {
+  std::vector<size_t> lengths = {0};  // round 0: the pairs' own values
+  for (const std::string& v : List(absl::GetFlag(FLAGS_round_values))) {
+    size_t length = 0;
+    if (!absl::SimpleAtoi(v, &length) || length > kvlab::kMaxValueSize) {
+      std::fprintf(stderr, "bad --round_values entry '%s'\n", v.c_str());
+      std::exit(2);
+    }
+    lengths.push_back(length);
+  }
+  constexpr double kMB = 1e6;
+  for (const std::string& spec : specs) {
+    const double rss_start = RssAnonBytes();
+    std::unique_ptr<kvlab::KVStore> store = MakeStore(spec);
+    std::printf("\n%s: a new store holds %.2f MB (MemoryUsage)\n", spec.c_str(),
+                store->MemoryUsage().value_or(0) / kMB);
+    std::printf("%5s %8s %14s %14s %14s %14s\n", "round", "values",
+                "full: own MB", "RssAnon MB", "empty: own MB", "RssAnon MB");
+    for (size_t round = 0; round < lengths.size(); ++round) {
+      const std::string value(lengths[round], 'v');
+      for (size_t k = 0; k < pairs.keys.size(); ++k) {
+        (void)store->Put(pairs.keys[k], round == 0 ? pairs.values[k] : value);
+      }
+      const double full_own = store->MemoryUsage().value_or(0) / kMB;
+      const double full_rss = (RssAnonBytes() - rss_start) / kMB;
+      for (const std::string& key : pairs.keys) (void)store->Delete(key);
+      if (store->Size() != 0) {
+        std::fprintf(stderr, "%s: Size() %llu after deleting every key\n",
+                     spec.c_str(),
+                     static_cast<unsigned long long>(store->Size()));
+        std::exit(1);
+      }
+      const double empty_own = store->MemoryUsage().value_or(0) / kMB;
+      const double empty_rss = (RssAnonBytes() - rss_start) / kMB;
+      const std::string values =
+          round == 0 ? "course" : absl::StrCat(lengths[round], " B");
+      std::printf("%5zu %8s %14.2f %14.2f %14.2f %14.2f\n", round,
+                  values.c_str(), full_own, full_rss, empty_own, empty_rss);
+      AppendJson(absl::StrFormat(
+          R"({"tool":"ctrie_scaling","mode":"empty","store":"%s","n":%u,)"
+          R"("round":%u,"value_length":%u,"full_own_mb":%.3f,)"
+          R"("full_rss_mb":%.3f,"empty_own_mb":%.3f,"empty_rss_mb":%.3f})",
+          spec, pairs.keys.size(), round, lengths[round], full_own, full_rss,
+          empty_own, empty_rss));
+    }
   }
 }
 
@@ -495,8 +554,10 @@ int main(int argc, char** argv) {
     RunLoadMode(pairs, specs, repeat);
   } else if (mode == "mix") {
     RunMixMode(pairs, specs, repeat);
+  } else if (mode == "empty") {
+    RunEmptyMode(pairs, specs);
   } else {
-    std::fprintf(stderr, "--mode must be mix or load\n");
+    std::fprintf(stderr, "--mode must be mix, load or empty\n");
     return 2;
   }
   std::printf("%s\n", MachineLine().c_str());

@@ -45,9 +45,18 @@ CTrieStore::CTrieStore(const CTrieOptions& options)
           stage4::kMaxNodeBytes, options.alloc == CTrieOptions::Alloc::kPool)) {
   if (options_.lock == Lock::kRcu) {
     epochs_ = std::make_unique<stage4::EpochReclaimer>();
+    // Room for a full batch and one more write: while readers let batches
+    // go, the list never grows.
+    epochs_->Reserve(kRetiredPerCollect + kMaxNodesPerWrite);
   }
-  root_.store(NewNode(0, {}, false, {}));
+  path_.reserve(kMaxNodesPerWrite);
+  write_locked_.reserve(kMaxNodesPerWrite);
+  fresh_.reserve(kMaxNodesPerWrite);
+  retired_.reserve(kMaxNodesPerWrite);
   scratch_.reserve(kMaxKeySize);
+  nth_key_.reserve(kMaxKeySize);
+  root_.store(NewNode(0, {}, false, {}));
+  fresh_.clear();  // the root is published
 }
 
 CTrieStore::~CTrieStore() {
@@ -77,10 +86,12 @@ bool CTrieStore::DeleteImpl(std::string_view key) {
 bool CTrieStore::DeleteNth(uint64_t n) {
   return WithWriteLock([&] {
     // Writers are excluded, so the counts are exact and nobody changes
-    // them; lock=node readers hold only shared locks.
-    std::string key;
-    if (NthWalk(n, &key, nullptr, false) != NthResult::kFound) return false;
-    return DeleteLocked(key);
+    // them; lock=node readers hold only shared locks. The key goes into a
+    // buffer reserved for the longest key: no allocation.
+    if (NthWalk(n, &nth_key_, nullptr, false) != NthResult::kFound) {
+      return false;
+    }
+    return DeleteLocked(nth_key_);
   });
 }
 
@@ -156,10 +167,8 @@ uint64_t CTrieStore::Scan(std::string_view start, ScanVisitor visitor) const {
     case Lock::kNode: {
       // Holding the root's lock shared keeps every writer out (each needs
       // it exclusively), so the whole walk sees one state.
-      std::atomic_ref<uint32_t> root_lock(root_lock_);
-      stage4::LockShared(root_lock);
+      stage4::SharedLock lock(&root_lock_);
       scan();
-      stage4::UnlockShared(root_lock);
       break;
     }
     case Lock::kRcu: {
@@ -198,9 +207,12 @@ CTrieStore::PoolStats CTrieStore::GetPoolStats() const {
 std::optional<size_t> CTrieStore::MemoryUsage() const {
   return const_cast<CTrieStore*>(this)->WithWriteLock([this] {
     return sizeof(*this) + pool_->BytesReserved() +
+           (epochs_ != nullptr ? epochs_->BytesReserved() : 0) +
            path_.capacity() * sizeof(PathStep) +
-           (write_locked_.capacity() + retired_.capacity()) * sizeof(Node*) +
-           scratch_.capacity();
+           (write_locked_.capacity() + fresh_.capacity() +
+            retired_.capacity()) *
+               sizeof(Node*) +
+           scratch_.capacity() + nth_key_.capacity();
   });
 }
 

@@ -1,5 +1,6 @@
 #include "epoch.h"
 
+#include <algorithm>
 #include <functional>
 #include <thread>
 
@@ -28,6 +29,11 @@ size_t EpochReclaimer::Enter() {
 
 void EpochReclaimer::Exit(size_t slot) {
   slots_[slot].epoch.store(0, std::memory_order_release);
+}
+
+void EpochReclaimer::Reserve(size_t count) {
+  if (retired_.capacity() - retired_.size() >= count) return;
+  retired_.reserve(std::max(retired_.size() + count, 2 * retired_.capacity()));
 }
 
 void EpochReclaimer::Retire(void* object, size_t bytes) {

@@ -44,8 +44,11 @@ class EpochReclaimer {
   size_t Enter();
   void Exit(size_t slot);
 
+  // Writer: makes room to retire `count` more objects without allocating.
+  // Throws std::bad_alloc, with nothing changed, if memory runs out.
+  void Reserve(size_t count);
   // Writer: `object` (of `bytes` bytes) is unlinked; free it once no reader
-  // can hold it.
+  // can hold it. Allocates nothing if Reserve made room for it.
   void Retire(void* object, size_t bytes);
   // Writer: advances the epoch and frees, via `free_fn`, what is safe.
   void Collect(absl::FunctionRef<void(void*, size_t)> free_fn);
@@ -54,6 +57,8 @@ class EpochReclaimer {
 
   size_t pending() const { return retired_.size() - retired_head_; }
   size_t pending_bytes() const { return pending_bytes_; }
+  // The bytes of the list of retired objects.
+  size_t BytesReserved() const { return retired_.capacity() * sizeof(Retired); }
 
   // RAII read section.
   class Guard {

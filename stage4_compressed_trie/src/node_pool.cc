@@ -30,6 +30,9 @@ NodePool::~NodePool() {
 // Maps twice the slab size and unmaps what lies outside the one aligned
 // slab inside, since mmap itself only promises 4 KiB alignment.
 void NodePool::NewSlab() {
+  // Room for the slab's entry comes first: a failure once it is mapped would
+  // leak the mapping.
+  if (slabs_.size() == slabs_.capacity()) slabs_.reserve(2 * slabs_.size() + 8);
   const size_t span = 2 * kSlabBytes;
   void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -42,9 +45,11 @@ void NodePool::NewSlab() {
            begin + span - slab - kSlabBytes);
   }
   (void)madvise(reinterpret_cast<void*>(slab), kSlabBytes, MADV_HUGEPAGE);
-  slabs_.push_back(reinterpret_cast<char*>(slab));
-  cursor_ = slabs_.back();
-  slab_end_ = cursor_ + kSlabBytes;
+  char* start = reinterpret_cast<char*>(slab);
+  new (start) SlabHeader{};
+  slabs_.push_back(start);
+  cursor_ = start + kHeaderBytes;
+  slab_end_ = start + kSlabBytes;
 }
 
 void* NodePool::NextOf(void* block) {
@@ -57,17 +62,28 @@ void NodePool::SetNext(void* block, void* next) {
   std::memcpy(block, &next, sizeof(next));
 }
 
+void NodePool::Claim(SlabHeader* slab) {
+  if (slab->live == 0) free_in_empty_slabs_ -= slab->free_blocks;
+  ++slab->live;
+}
+
 void* NodePool::PopFree(size_t c, bool aligned) {
+  // handout: NodePool::PopFree -> #the-node-pool
   std::vector<void*>& lists = aligned ? free_aligned_ : free_unaligned_;
   void* object = lists[c];
   lists[c] = NextOf(object);
   if (lists[c] == nullptr) MarkEmpty(c, aligned);
   --free_[c];
   --free_objects_;
+  SlabHeader* slab = SlabOf(object);
+  --slab->free_blocks;
+  if (slab->live == 0) --free_in_empty_slabs_;
   return object;
+  // handout: end
 }
 
 void NodePool::PushFree(void* object, size_t c) {
+  // handout: NodePool::PushFree -> #the-node-pool
   const bool aligned = reinterpret_cast<uintptr_t>(object) % 8 == 0;
   std::vector<void*>& lists = aligned ? free_aligned_ : free_unaligned_;
   if (lists[c] == nullptr) MarkNonEmpty(c, aligned);
@@ -75,12 +91,17 @@ void NodePool::PushFree(void* object, size_t c) {
   lists[c] = object;
   ++free_[c];
   ++free_objects_;
+  SlabHeader* slab = SlabOf(object);
+  ++slab->free_blocks;
+  if (slab->live == 0) ++free_in_empty_slabs_;
+  // handout: end
 }
 
 // The smallest class >= `from` whose list (aligned, or either) is non-empty,
 // with the list's kind in *aligned; 0 if none. A scan of 64 classes per step.
 size_t NodePool::FindNonEmpty(size_t from, bool need_aligned,
                               bool* aligned) const {
+  // handout: NodePool::FindNonEmpty -> #the-node-pool
   for (size_t word = from / 64; word < nonempty_aligned_.size(); ++word) {
     // Bits below `from` in its own word are masked off.
     const uint64_t below =
@@ -93,16 +114,28 @@ size_t NodePool::FindNonEmpty(size_t from, bool need_aligned,
     return c;
   }
   return 0;
+  // handout: end
 }
 
 void* NodePool::Allocate(size_t bytes, bool align8) {
+  // handout: NodePool::Allocate -> #the-node-pool
   const size_t c = ClassOf(bytes);
   assert(c < free_aligned_.size());
   const size_t rounded = c * kGranule;
+  void* object =
+      use_slabs_ ? AllocateFromSlabs(c, align8) : ::operator new(rounded);
+  ++live_[c];
+  ++live_objects_;
+  live_bytes_ += rounded;
+  return object;
+  // handout: end
+}
+
+void* NodePool::AllocateFromSlabs(size_t c, bool align8) {
+  // handout: NodePool::AllocateFromSlabs -> #the-node-pool
+  const size_t rounded = c * kGranule;
   void* object;
-  if (!use_slabs_) {
-    object = ::operator new(rounded);
-  } else if (!align8 && free_unaligned_[c] != nullptr) {
+  if (!align8 && free_unaligned_[c] != nullptr) {
     object = PopFree(c, false);
   } else if (free_aligned_[c] != nullptr) {
     object = PopFree(c, true);
@@ -120,7 +153,7 @@ void* NodePool::Allocate(size_t bytes, bool align8) {
           align8 && reinterpret_cast<uintptr_t>(cursor_) % 8 != 0 ? 4 : 0;
       // The tail of a used-up slab (< one object) is simply left unused.
       if (static_cast<size_t>(slab_end_ - cursor_) < rounded + gap) {
-        NewSlab();  // slabs are 2 MiB-aligned: no gap needed
+        NewSlab();  // its first object is 8-aligned: no gap needed
       } else {
         cursor_ += gap;
         gap_bytes_ += gap;
@@ -129,13 +162,13 @@ void* NodePool::Allocate(size_t bytes, bool align8) {
       cursor_ += rounded;
     }
   }
-  ++live_[c];
-  ++live_objects_;
-  live_bytes_ += rounded;
+  Claim(SlabOf(object));
   return object;
+  // handout: end
 }
 
 void NodePool::Free(void* object, size_t bytes) {
+  // handout: NodePool::Free -> #the-node-pool
   const size_t c = ClassOf(bytes);
   assert(live_[c] > 0);
   --live_[c];
@@ -146,6 +179,68 @@ void NodePool::Free(void* object, size_t bytes) {
     return;
   }
   PushFree(object, c);
+  SlabHeader* slab = SlabOf(object);
+  if (--slab->live == 0) {
+    free_in_empty_slabs_ += slab->free_blocks;
+    // Half of the free blocks are in empty slabs: the walk pays for itself.
+    if (2 * free_in_empty_slabs_ >= free_objects_) ReleaseEmptySlabs();
+  }
+  // handout: end
+}
+
+uint64_t NodePool::DropBlocksOfEmptySlabs(void** head) {
+  uint64_t dropped = 0;
+  void* last_kept = nullptr;
+  for (void* block = *head; block != nullptr;) {
+    void* next = NextOf(block);
+    if (SlabOf(block)->live == 0) {
+      ++dropped;
+    } else {
+      if (last_kept == nullptr) {
+        *head = block;
+      } else {
+        SetNext(last_kept, block);
+      }
+      last_kept = block;
+    }
+    block = next;
+  }
+  if (last_kept == nullptr) {
+    *head = nullptr;
+  } else {
+    SetNext(last_kept, nullptr);
+  }
+  return dropped;
+}
+
+void NodePool::ReleaseEmptySlabs() {
+  if (free_in_empty_slabs_ == 0) return;  // no empty slab holds a block
+  for (size_t c = 0; c < free_aligned_.size(); ++c) {
+    const uint64_t dropped = DropBlocksOfEmptySlabs(&free_aligned_[c]) +
+                             DropBlocksOfEmptySlabs(&free_unaligned_[c]);
+    free_[c] -= dropped;
+    free_objects_ -= dropped;
+    if (free_aligned_[c] == nullptr) MarkEmpty(c, true);
+    if (free_unaligned_[c] == nullptr) MarkEmpty(c, false);
+  }
+  // The slab the bump pointer is in is kept and starts over.
+  char* current = slab_end_ == nullptr ? nullptr : slab_end_ - kSlabBytes;
+  size_t kept = 0;
+  for (char* slab : slabs_) {
+    SlabHeader* header = reinterpret_cast<SlabHeader*>(slab);
+    if (header->live != 0) {
+      slabs_[kept++] = slab;
+    } else if (slab == current) {
+      header->free_blocks = 0;
+      cursor_ = slab + kHeaderBytes;
+      slabs_[kept++] = slab;
+    } else {
+      munmap(slab, kSlabBytes);
+      ++slabs_released_;
+    }
+  }
+  slabs_.resize(kept);
+  free_in_empty_slabs_ = 0;
 }
 
 size_t NodePool::BytesReserved() const {
@@ -172,9 +267,10 @@ std::vector<NodePool::ClassStats> NodePool::Classes() const {
 std::string NodePool::DebugString() const {
   std::string out = absl::StrCat(
       "pool: ", use_slabs_ ? "slabs" : "malloc", ", ", slabs_.size(),
-      " slabs of ", kSlabBytes, " B, ", BytesReserved(), " B reserved, ",
-      live_bytes_, " B live in ", live_objects_, " objects, ", free_objects_,
-      " free objects, ", gap_bytes_, " B alignment gaps\n");
+      " slabs of ", kSlabBytes, " B (", slabs_released_, " released), ",
+      BytesReserved(), " B reserved, ", live_bytes_, " B live in ",
+      live_objects_, " objects, ", free_objects_, " free objects, ", gap_bytes_,
+      " B alignment gaps\n");
   for (const ClassStats& s : Classes()) {
     absl::StrAppend(&out, "  class ", s.object_bytes, " B: live ", s.live,
                     ", free ", s.free, "\n");

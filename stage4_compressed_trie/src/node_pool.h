@@ -1,5 +1,6 @@
-// NodePool: fixed-size objects from free lists per size class, carved from
-// large slabs; or, for comparison, plain operator new/delete.
+// NodePool: objects of any size from free lists per size class, carved
+// from 2 MiB slabs that go back to the system once nothing in them is live;
+// or, for comparison, plain operator new/delete.
 //
 // Size classes are multiples of 4 bytes (8, 12, 16, ..., up to the largest
 // node), so a node wastes at most 3 bytes to rounding. Objects are 4-byte
@@ -15,22 +16,39 @@
 //   3. else cuts the object from the current slab (a pointer bump, skipping
 //      4 bytes when it must align), and only when the slab is used up maps a
 //      new one.
-// Free pushes the object on its class's list; blocks are never merged, and
-// memory goes back to the system only when the pool is destroyed. So once
-// the store has reached its working size, inserts and deletes make no
-// system call at all.
+// Free pushes the object on its class's list. Once the store has reached its
+// working size, inserts and deletes therefore make no system call at all.
 //
-// A slab is 2 MiB, mapped at a 2 MiB boundary and advised as a transparent
-// huge page (madvise MADV_HUGEPAGE): a walk through the trie then needs one
-// TLB entry per 2 MiB of nodes, not one per 4 KiB, and filling a slab takes
-// one page fault instead of 512. The price is that the newest slab is
-// resident in full (up to 2 MiB) as soon as it is touched. Where the kernel
-// has no transparent huge pages, the advice is ignored.
+// Free blocks are never merged with their neighbours; memory goes back to
+// the system a whole slab at a time instead. Every slab starts with a header
+// that counts its live objects (allocated and not freed) and its free
+// blocks. A slab whose live count is zero holds nothing but free blocks, and
+// before it can be unmapped they must leave the free lists. A singly linked
+// list is filtered only by walking it, so ReleaseEmptySlabs walks every list
+// once, drops the blocks of empty slabs and unmaps those slabs. Free calls
+// it when at least half of all free blocks lie in empty slabs, so a walk
+// visits at most two blocks for each block it drops; the store also calls it
+// when it becomes empty. The slab the bump pointer is in is never unmapped:
+// when it empties it starts over, so a store that fills and empties one slab
+// again and again makes no system call. Emptying a store thus gives back
+// every slab but two at most, the one its root lives in and the current one;
+// and memory that one size class emptied serves every other class again.
+//
+// A slab is 2 MiB, mapped at a 2 MiB boundary (so a block finds its slab's
+// header by masking its address) and advised as a transparent huge page
+// (madvise MADV_HUGEPAGE): a walk through the trie then needs one TLB entry
+// per 2 MiB of nodes, not one per 4 KiB, and filling a slab takes one page
+// fault instead of 512. The price is that the newest slab is resident in
+// full (up to 2 MiB) as soon as it is touched. Where the kernel has no
+// transparent huge pages, the advice is ignored.
 //
 // In malloc mode (ctrie:alloc=malloc) every Allocate is an operator new of
 // the exact size and every Free an operator delete; the statistics then count
 // live objects and requested bytes only. (That mode is also the one in which
 // valgrind and ASan see every node as its own heap block.)
+//
+// Allocate throws std::bad_alloc, with the pool unchanged, when no slab can
+// be mapped (malloc mode: when operator new throws). Free never allocates.
 //
 // Not thread-safe: the store calls it only from its (single) writer.
 
@@ -61,17 +79,22 @@ class NodePool {
   void* Allocate(size_t bytes, bool align8);
   // Returns an object; `bytes` must be the size it was allocated with.
   void Free(void* object, size_t bytes);
+  // Unmaps every slab without live objects, after taking its blocks off the
+  // free lists: O(free blocks).
+  void ReleaseEmptySlabs();
 
   bool uses_slabs() const { return use_slabs_; }
 
   // The bytes the pool holds from the system: every slab plus its own
   // tables (slab mode), or the sum of the live objects' sizes (malloc mode).
   size_t BytesReserved() const;
-  // Bytes skipped to align objects (slab mode).
+  // Bytes skipped to align objects since the pool was made (slab mode).
   size_t BytesAlignmentGaps() const { return gap_bytes_; }
   // Bytes of live objects, rounded to their size class.
   size_t BytesLive() const { return live_bytes_; }
   size_t Slabs() const { return slabs_.size(); }
+  // Slabs given back to the system so far.
+  uint64_t SlabsReleased() const { return slabs_released_; }
   uint64_t LiveObjects() const { return live_objects_; }
   uint64_t FreeObjects() const { return free_objects_; }
 
@@ -80,13 +103,25 @@ class NodePool {
     uint64_t live;
     uint64_t free;
   };
-  // One entry per size class that has ever been used, smallest first.
+  // One entry per size class that has live or free objects, smallest first.
   std::vector<ClassStats> Classes() const;
 
   // A multi-line report: slabs, bytes, and live/free objects per class.
   std::string DebugString() const;
 
  private:
+  // The first bytes of every slab. Objects start right after it.
+  struct SlabHeader {
+    uint32_t live;         // objects allocated from this slab, not freed
+    uint32_t free_blocks;  // blocks of this slab on the free lists
+  };
+  static constexpr size_t kHeaderBytes = 8;  // keeps the first object 8-aligned
+  static_assert(sizeof(SlabHeader) <= kHeaderBytes);
+
+  static SlabHeader* SlabOf(const void* block) {
+    return reinterpret_cast<SlabHeader*>(reinterpret_cast<uintptr_t>(block) &
+                                         ~(kSlabBytes - 1));
+  }
   // A free block's first 8 bytes hold the next block of its list, read and
   // written with memcpy since the block may be only 4-byte aligned.
   static void* NextOf(void* block);
@@ -96,9 +131,14 @@ class NodePool {
     return c < 2 ? 2 : c;  // at least 8 bytes, room for the link
   }
 
+  void* AllocateFromSlabs(size_t c, bool align8);
   void NewSlab();
+  // Counts one more live object in `slab`, which stops being empty.
+  void Claim(SlabHeader* slab);
   void* PopFree(size_t c, bool aligned);
   void PushFree(void* object, size_t c);
+  // Drops the blocks of empty slabs from one list; returns how many.
+  uint64_t DropBlocksOfEmptySlabs(void** head);
   size_t FindNonEmpty(size_t from, bool need_aligned, bool* aligned) const;
   void MarkNonEmpty(size_t c, bool aligned) {
     const uint64_t bit = uint64_t{1} << (c % 64);
@@ -123,6 +163,9 @@ class NodePool {
   size_t gap_bytes_ = 0;
   uint64_t live_objects_ = 0;
   uint64_t free_objects_ = 0;
+  // Free blocks in slabs whose live count is zero.
+  uint64_t free_in_empty_slabs_ = 0;
+  uint64_t slabs_released_ = 0;
 };
 
 }  // namespace kvlab::stage4

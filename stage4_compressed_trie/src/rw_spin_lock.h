@@ -23,6 +23,7 @@ inline void LockBackoff(int* spins) {
 }
 
 inline void LockShared(std::atomic_ref<uint32_t> word) {
+  // handout: LockShared -> #three-locking-designs
   int spins = 0;
   for (;;) {
     uint32_t v = word.load(std::memory_order_relaxed);
@@ -32,6 +33,7 @@ inline void LockShared(std::atomic_ref<uint32_t> word) {
     }
     LockBackoff(&spins);
   }
+  // handout: end
 }
 
 inline void UnlockShared(std::atomic_ref<uint32_t> word) {
@@ -39,6 +41,7 @@ inline void UnlockShared(std::atomic_ref<uint32_t> word) {
 }
 
 inline void LockExclusive(std::atomic_ref<uint32_t> word) {
+  // handout: LockExclusive -> #three-locking-designs
   int spins = 0;
   for (;;) {
     uint32_t v = word.load(std::memory_order_relaxed);
@@ -52,12 +55,39 @@ inline void LockExclusive(std::atomic_ref<uint32_t> word) {
     }
     LockBackoff(&spins);
   }
+  // handout: end
 }
 
 // Clears the waiting bit too; a writer still waiting sets it again.
 inline void UnlockExclusive(std::atomic_ref<uint32_t> word) {
   word.store(0, std::memory_order_release);
 }
+
+// Holders of a lock word's lock for a scope, so that the lock is released
+// however the scope ends (an exception included).
+class SharedLock {
+ public:
+  explicit SharedLock(uint32_t* word) : word_(*word) { LockShared(word_); }
+  ~SharedLock() { UnlockShared(word_); }
+  SharedLock(const SharedLock&) = delete;
+  SharedLock& operator=(const SharedLock&) = delete;
+
+ private:
+  const std::atomic_ref<uint32_t> word_;
+};
+
+class ExclusiveLock {
+ public:
+  explicit ExclusiveLock(uint32_t* word) : word_(*word) {
+    LockExclusive(word_);
+  }
+  ~ExclusiveLock() { UnlockExclusive(word_); }
+  ExclusiveLock(const ExclusiveLock&) = delete;
+  ExclusiveLock& operator=(const ExclusiveLock&) = delete;
+
+ private:
+  const std::atomic_ref<uint32_t> word_;
+};
 
 }  // namespace kvlab::stage4
 

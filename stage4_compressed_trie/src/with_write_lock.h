@@ -23,11 +23,8 @@ inline auto CTrieStore::WithWriteLock(Write write) {
       // Every writer holds the root's lock exclusively for its whole
       // operation (strict two-phase locking from the top), which is what
       // keeps lock-coupled readers from ever seeing half a write.
-      std::atomic_ref<uint32_t> root_lock(root_lock_);
-      stage4::LockExclusive(root_lock);
-      auto result = write();
-      stage4::UnlockExclusive(root_lock);
-      return result;
+      stage4::ExclusiveLock lock(&root_lock_);
+      return write();
     }
     case CTrieOptions::Lock::kRcu: {
       std::lock_guard<std::mutex> lock(writer_mutex_);

@@ -2,11 +2,19 @@
 // write), then publish it with one pointer store while adjusting the counts
 // on the path above. The caller holds the write side of the store's lock;
 // in lock=node this code also takes the exclusive lock of every inner node it
-// passes and keeps them all until FinishWrite (the counts on the whole path
-// change, so no ancestor can be released early).
+// passes and keeps them all until the write ends (the counts on the whole
+// path change, so no ancestor can be released early).
+//
+// Out of memory: only building allocates (NewNode), and everything built is
+// listed in fresh_ until it is published. If an allocation throws, the
+// WriteScope frees the fresh nodes, releases the locks and forgets the nodes
+// that were to be replaced: the trie was never touched.
 
+#include <algorithm>
+#include <cassert>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <utility>
 
 #include "epoch.h"
@@ -27,10 +35,12 @@ using stage4::StoreCount;
 
 namespace {
 
+// handout: cut
 FindMethod MethodOf(const CTrieOptions& o) {
   return o.find == CTrieOptions::Find::kSimd ? FindMethod::kSimd
                                              : FindMethod::kBinary;
 }
+// handout: end
 
 void CopyBytes(char* dst, std::string_view src) {
   // memcpy must not get the null pointer an empty view may hold.
@@ -58,13 +68,46 @@ void SetChild(stage4::Node* dst, size_t i, uint8_t branch, stage4::Node* child,
 
 }  // namespace
 
+// Ends every write, however it leaves: see EndWrite.
+class CTrieStore::WriteScope {
+ public:
+  explicit WriteScope(CTrieStore* store) : store_(store) {
+    store_->path_.clear();
+  }
+  ~WriteScope() { store_->EndWrite(published_); }
+  WriteScope(const WriteScope&) = delete;
+  WriteScope& operator=(const WriteScope&) = delete;
+
+  void Publish(Node* replacement, int64_t delta) {
+    store_->Publish(replacement, delta);
+    published_ = true;
+  }
+
+ private:
+  CTrieStore* const store_;
+  bool published_ = false;
+};
+
+void* CTrieStore::AllocateNode(size_t bytes, bool align8) {
+  try {
+    return pool_->Allocate(bytes, align8);
+  } catch (const std::bad_alloc&) {
+    // Out of memory: nodes that earlier writes retired may be free by now.
+    if (epochs_ == nullptr || epochs_->pending() == 0) throw;
+    CollectRetired();
+    return pool_->Allocate(bytes, align8);
+  }
+}
+
 CTrieStore::Node* CTrieStore::NewNode(size_t children, std::string_view label,
                                       bool has_value, std::string_view value) {
   if (!has_value) value = {};
   // Only inner nodes hold 8-byte words (child pointers): leaves may sit at
   // any 4-byte boundary, which saves 2 bytes of rounding a leaf on average.
-  Node* x = static_cast<Node*>(pool_->Allocate(
+  Node* x = static_cast<Node*>(AllocateNode(
       stage4::NodeBytes(children, label.size(), value.size()), children > 0));
+  assert(fresh_.size() < fresh_.capacity());  // so push_back cannot throw
+  fresh_.push_back(x);
   x->meta = stage4::PackMeta(label.size(), has_value, value.size(), children);
   if (children > 0) stage4::LockWord(x).store(0, std::memory_order_relaxed);
   CopyBytes(stage4::MutableLabel(x), label);
@@ -112,6 +155,7 @@ CTrieStore::Node* CTrieStore::CopyWithoutChild(const Node* x, size_t at) {
 // x's label, the branch byte and the child's label become one label; the
 // result has the child's value and children.
 CTrieStore::Node* CTrieStore::MergeWithChild(const Node* x, size_t child) {
+  // handout: CTrieStore::MergeWithChild -> #split-and-merge
   const Node* c = LoadChild(x, child);
   scratch_.assign(stage4::Label(x));
   scratch_.push_back(static_cast<char>(stage4::BranchArray(x)[child]));
@@ -120,6 +164,7 @@ CTrieStore::Node* CTrieStore::MergeWithChild(const Node* x, size_t child) {
   Node* y = NewNode(n, scratch_, stage4::HasValue(c), stage4::Value(c));
   CopyChildren(y, 0, c, 0, n);
   return y;
+  // handout: end
 }
 
 // Builds what replaces `x` (holding `x_count` keys, label L) when the key's
@@ -132,6 +177,7 @@ CTrieStore::Node* CTrieStore::MergeWithChild(const Node* x, size_t child) {
 CTrieStore::Node* CTrieStore::BuildSplit(Node* x, uint32_t x_count,
                                          size_t common, std::string_view rest,
                                          std::string_view value) {
+  // handout: CTrieStore::BuildSplit -> #split-and-merge
   const std::string_view label = stage4::Label(x);
   const bool suffix = options_.compress == CTrieOptions::Compress::kSuffix;
   struct Child {
@@ -172,6 +218,7 @@ CTrieStore::Node* CTrieStore::BuildSplit(Node* x, uint32_t x_count,
     }
   }
   return e;
+  // handout: end
 }
 
 // The key count of the node at `depth` on path_ (0 = the root).
@@ -214,12 +261,35 @@ void CTrieStore::Replace(Node* replacement, int64_t delta) {
   if (rcu) sequence_.store(sequence + 2, std::memory_order_release);
 }
 
-// Releases lock=node locks, then frees (or, under rcu, retires) the nodes the
-// write replaced: no reader can reach them any more, and under rcu one that
-// reached them earlier may still be reading, so the epochs decide when.
-void CTrieStore::FinishWrite() {
+// The commit point. Everything that can fail comes before Replace: under
+// rcu, room in the reclaimer's list for the nodes this write replaces.
+void CTrieStore::Publish(Node* replacement, int64_t delta) {
+  if (epochs_ != nullptr) {
+    try {
+      epochs_->Reserve(retired_.size());
+    } catch (const std::bad_alloc&) {
+      CollectRetired();  // what it frees makes room in the list
+      epochs_->Reserve(retired_.size());
+    }
+  }
+  Replace(replacement, delta);
+  fresh_.clear();  // reachable now
+}
+
+// Releases lock=node locks. Then, for a published write, frees (or, under
+// rcu, retires) the nodes it replaced: no reader can reach them any more,
+// and under rcu one that reached them earlier may still be reading, so the
+// epochs decide when. For a write that ends unpublished, frees the nodes it
+// built: nobody ever saw them. Allocates nothing.
+void CTrieStore::EndWrite(bool published) {
   for (Node* x : write_locked_) stage4::UnlockExclusive(stage4::LockWord(x));
   write_locked_.clear();
+  for (Node* x : fresh_) FreeNode(x, stage4::NodeBytes(x));
+  fresh_.clear();
+  if (!published) {
+    retired_.clear();
+    return;
+  }
   for (Node* x : retired_) {
     if (epochs_ != nullptr) {
       epochs_->Retire(x, stage4::NodeBytes(x));
@@ -228,18 +298,31 @@ void CTrieStore::FinishWrite() {
     }
   }
   retired_.clear();
-  if (epochs_ != nullptr && epochs_->pending() >= 256) {
-    epochs_->Collect([this](void* p, size_t bytes) { FreeNode(p, bytes); });
+  // An emptied store gives back all the memory it can at once; otherwise
+  // retired nodes are freed in batches.
+  const bool emptied = size_.load(std::memory_order_relaxed) == 0;
+  if (epochs_ != nullptr &&
+      (emptied || epochs_->pending() >= kRetiredPerCollect)) {
+    CollectRetired();
   }
+  if (emptied) pool_->ReleaseEmptySlabs();
 }
 
-void CTrieStore::Discard(Node* x) { FreeNode(x, stage4::NodeBytes(x)); }
+void CTrieStore::CollectRetired() {
+  epochs_->Collect([this](void* p, size_t bytes) { FreeNode(p, bytes); });
+}
+
+void CTrieStore::Discard(Node* x) {
+  fresh_.erase(std::find(fresh_.begin(), fresh_.end(), x));
+  FreeNode(x, stage4::NodeBytes(x));
+}
 
 void CTrieStore::FreeNode(void* x, size_t bytes) { pool_->Free(x, bytes); }
 
 bool CTrieStore::PutLocked(std::string_view key, std::string_view value) {
+  // handout: CTrieStore::PutLocked -> #split-and-merge
   const bool suffix = options_.compress == CTrieOptions::Compress::kSuffix;
-  path_.clear();
+  WriteScope write(this);
   Node* x = root_.load(std::memory_order_relaxed);
   WriteLock(x);
   size_t pos = 0;
@@ -275,14 +358,15 @@ bool CTrieStore::PutLocked(std::string_view key, std::string_view value) {
     WriteLock(x);
   }
   retired_.push_back(x);
-  Replace(replacement, replaced ? 0 : 1);
-  FinishWrite();
+  write.Publish(replacement, replaced ? 0 : 1);
   return replaced;
+  // handout: end
 }
 
 bool CTrieStore::DeleteLocked(std::string_view key) {
+  // handout: CTrieStore::DeleteLocked -> #split-and-merge
   const bool full = options_.compress == CTrieOptions::Compress::kFull;
-  path_.clear();
+  WriteScope write(this);
   Node* x = root_.load(std::memory_order_relaxed);
   WriteLock(x);
   size_t pos = 0;
@@ -290,7 +374,6 @@ bool CTrieStore::DeleteLocked(std::string_view key) {
     const std::string_view label = stage4::Label(x);
     if (key.size() - pos < label.size() ||
         key.substr(pos, label.size()) != label) {
-      FinishWrite();
       return false;
     }
     pos += label.size();
@@ -303,10 +386,7 @@ bool CTrieStore::DeleteLocked(std::string_view key) {
     ++pos;
     WriteLock(x);
   }
-  if (pos != key.size() || !stage4::HasValue(x)) {
-    FinishWrite();
-    return false;
-  }
+  if (pos != key.size() || !stage4::HasValue(x)) return false;
 
   Node* replacement;
   if (stage4::NumChildren(x) > 0 || path_.empty()) {
@@ -369,9 +449,9 @@ bool CTrieStore::DeleteLocked(std::string_view key) {
     path_.pop_back();
   }
 
-  Replace(replacement, -1);
-  FinishWrite();
+  write.Publish(replacement, -1);
   return true;
+  // handout: end
 }
 
 }  // namespace kvlab

@@ -87,7 +87,7 @@ ChildKind HyperionStore::BuildChild(const Entry* entries, size_t n,
 HyperionPointer HyperionStore::NewContainer(std::string_view payload, Fit fit) {
   const uint32_t used = uint32_t(hyperion::kHeaderBytes + payload.size());
   const uint32_t size = hyperion::RoundUpToStep(used);
-  const HyperionPointer hp = mm_.Allocate(size, fit);
+  const HyperionPointer hp = AllocateChunk(size, fit);
   auto* c = static_cast<uint8_t*>(mm_.Resolve(hp));
   hyperion::StoreHeader(c, size, size - used);
   std::memcpy(c + hyperion::kHeaderBytes, payload.data(), payload.size());

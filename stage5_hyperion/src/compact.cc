@@ -9,7 +9,11 @@
 //
 // Automatic compaction (options.compact) is checked every 1,024 writes and
 // runs only after at least size/8 writes since the last one, so its O(size)
-// walk costs O(1) per write amortised.
+// walk costs O(1) per write amortised. The check follows every write, so
+// the writes' entry points are here too: PutImpl and DeleteImpl, which run
+// Insert and Erase through their undo log (Write).
+
+#include <new>
 
 #include "hyperion_store.h"
 
@@ -40,15 +44,35 @@ uint64_t FreeChunkBytes(const MemoryStats& stats) {
 }  // namespace
 
 bool HyperionStore::PutImpl(std::string_view key, std::string_view value) {
-  const bool replaced = Insert(key, value);
+  const bool replaced = Write([&] { return Insert(key, value); });
   CompactIfFragmented();
   return replaced;
 }
 
 bool HyperionStore::DeleteImpl(std::string_view key) {
-  if (!Erase(key)) return false;
+  if (!Write([&] { return Erase(key); })) return false;
   CompactIfFragmented();
   return true;
+}
+
+bool HyperionStore::Write(absl::FunctionRef<bool()> write) {
+  undo_.Clear();
+  const HyperionPointer root = root_, empty_value = empty_value_;
+  const bool has_empty_key = has_empty_key_;
+  const uint64_t size = size_, splits = splits_;
+  try {
+    const bool result = write();
+    undo_.Commit(&mm_);
+    return result;
+  } catch (const std::bad_alloc&) {
+    undo_.Undo(&mm_);
+    root_ = root;
+    empty_value_ = empty_value;
+    has_empty_key_ = has_empty_key;
+    size_ = size;
+    splits_ = splits;
+    throw;
+  }
 }
 
 void HyperionStore::CompactIfFragmented() {
@@ -61,7 +85,12 @@ void HyperionStore::CompactIfFragmented() {
   const MemoryStats stats = mm_.Stats();
   if (FreeChunkBytes(stats) * 100 >
       stats.Total().held_bytes * uint64_t{options_.compact}) {
-    Compact();
+    // The write is done; a compaction that finds no memory changed nothing
+    // (BeginCompaction) and runs at a later check instead.
+    try {
+      Compact();
+    } catch (const std::bad_alloc&) {
+    }
   }
 }
 

@@ -5,8 +5,10 @@
 // the owner has forwarded every pointer it stores.
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cstring>
+#include <new>
 #include <tuple>
 
 #include "bitmap.h"
@@ -55,6 +57,9 @@ size_t Superbin::PlanEvacuation(double max_occupancy, uint32_t min_bins) {
     ++count;
   }
   if (count == 0 || count < min_bins) return 0;
+  // The lists' room first: if it cannot be had, no bin is marked yet.
+  evacuating_.reserve(count);
+  targets_.reserve(candidates.size() - count);
   for (size_t i = 0; i < count; ++i) {
     const BinRef ref = candidates[i].ref;
     metabins_[ref.metabin_id]->bins[ref.bin_id]->evacuating = 1;
@@ -79,6 +84,14 @@ ChunkLocation Superbin::TakeForMove() {
     bin->first_free_word = uint16_t(chunk / 64);
     return Take(ref.metabin_id, ref.bin_id, bin, chunk, 1);
   }
+}
+
+void Superbin::CancelEvacuation() {
+  for (const BinRef& ref : evacuating_) {
+    metabins_[ref.metabin_id]->bins[ref.bin_id]->evacuating = 0;
+  }
+  evacuating_.clear();
+  EndMoves();
 }
 
 void Superbin::EndMoves() {
@@ -131,16 +144,29 @@ const Bin* Superbin::BinOf(HyperionPointer hp) const {
 
 CompactionStats MemoryManager::BeginCompaction(const CompactionPolicy& policy) {
   assert(!compacting_);
+  // Every superbin's plan before the first move: planning may run out of
+  // memory, moving never does, so a failure leaves nothing moved.
+  std::array<size_t, kSuperbins> planned = {};
+  try {
+    for (uint32_t i = 1; i < kSuperbins; ++i) {
+      if (((policy.superbins >> i) & 1) == 0) continue;
+      planned[i] = (*superbins_)[i].PlanEvacuation(policy.max_occupancy,
+                                                   policy.min_bins);
+    }
+  } catch (const std::bad_alloc&) {
+    for (Superbin& superbin : *superbins_) {
+      if (superbin.evacuating_bins() != 0) superbin.CancelEvacuation();
+    }
+    throw;
+  }
   compacting_ = true;
   release_cache_ = policy.release_cache;
   footprint_before_ = Stats().FootprintBytes();
   compaction_ = CompactionStats();
   for (uint32_t i = 1; i < kSuperbins; ++i) {
-    if (((policy.superbins >> i) & 1) == 0) continue;
-    Superbin& superbin = (*superbins_)[i];
-    const size_t bins =
-        superbin.PlanEvacuation(policy.max_occupancy, policy.min_bins);
+    const size_t bins = planned[i];
     if (bins == 0) continue;
+    Superbin& superbin = (*superbins_)[i];
     compaction_.bins_released += bins;
     const size_t chunk_size = superbin.chunk_size();
     superbin.ForEachEvacuating([&](const ChunkLocation& from) {

@@ -45,7 +45,7 @@ enum class Loss { kTValue, kSValue, kSChild };
 bool HyperionStore::Erase(std::string_view key) {
   if (key.empty()) {
     if (!has_empty_key_) return false;
-    mm_.Free(empty_value_);
+    undo_.FreeLater(empty_value_);
     empty_value_ = HyperionPointer();
     has_empty_key_ = false;
     --size_;
@@ -209,7 +209,7 @@ bool HyperionStore::Erase(std::string_view key) {
     }
     loss = Loss::kSChild;
     if (!fr.embedded) {
-      mm_.Free(levels[fr.level].hp);
+      undo_.FreeLater(levels[fr.level].hp);
       if (fr.level == 0) root_ = HyperionPointer();
       levels[fr.level].finished = true;
     }
@@ -217,7 +217,7 @@ bool HyperionStore::Erase(std::string_view key) {
   // Deepest first: the last level changed, then those only passed
   // through, whose T-nodes on the path hold one key less.
   for (size_t i = levels.size(); i-- > 0;) FinishLevel(&levels, i, key, -1);
-  mm_.Free(freed_chunk);
+  undo_.FreeLater(freed_chunk);
   return true;
 }
 

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "extended_record.h"
 #include "kvlab/stage5/memory_manager.h"
@@ -12,29 +12,36 @@
 #include "superbin.h"
 
 namespace kvlab::stage5 {
-namespace {
-
-void OutOfMemory(size_t size) {
-  std::fprintf(stderr,
-               "stage5 memory manager: heap block of %zu bytes failed\n", size);
-  std::abort();
-}
-
-}  // namespace
 
 ExtendedRecord* MemoryManager::Record(HyperionPointer hp) const {
   assert(hp.superbin() == 0);
   return reinterpret_cast<ExtendedRecord*>((*superbins_)[0].Address(hp));
 }
 
-HyperionPointer MemoryManager::AllocateExtended(size_t size, Fit fit) {
-  const ChunkLocation chunk = (*superbins_)[0].Allocate();
+HyperionPointer MemoryManager::AllocateExtended(
+    size_t size, Fit fit, std::initializer_list<std::string_view> parts) {
+  const size_t held =
+      fit == Fit::kExact ? ExactHeldSize(size) : ExtendedHeldSize(size);
+  char* block = static_cast<char*>(std::malloc(held));
+  if (block == nullptr) throw std::bad_alloc();
+  ChunkLocation chunk;
+  try {
+    chunk = (*superbins_)[0].Allocate();
+  } catch (const std::bad_alloc&) {
+    std::free(block);
+    throw;
+  }
+  const size_t filled = CopyParts(block, parts);
+  std::memset(block + filled, 0, held - filled);
+  PoisonRegion(block + size, held - size);
   UnpoisonRegion(chunk.address, kExtendedRecordSize);
   auto* record = reinterpret_cast<ExtendedRecord*>(chunk.address);
   record->flags = ExtendedRecord::kSingle;
-  ResizeBlock(
-      record, size,
-      fit == Fit::kExact ? ExactHeldSize(size) : ExtendedHeldSize(size));
+  record->block = block;
+  record->requested = uint32_t(size);
+  record->overallocation = uint16_t(held - size);
+  requested_bytes_[0] += size;
+  extended_heap_bytes_ += held;
   return chunk.hp;
 }
 
@@ -61,13 +68,18 @@ void MemoryManager::ResizeBlock(ExtendedRecord* record, size_t new_size,
       std::free(block);
       block = nullptr;
     } else {
-      // Bytes past new_size that survive the move must be zero.
+      char* moved = static_cast<char*>(std::realloc(block, new_held));
+      if (moved == nullptr) {
+        // realloc left the block as it was; so is everything else.
+        PoisonRegion(block + old_size, old_held - old_size);
+        throw std::bad_alloc();
+      }
+      block = moved;
+      // Bytes past new_size that survived the move must be zero.
       if (new_size < old_size) {
         std::memset(block + new_size, 0,
                     std::min(old_size, new_held) - new_size);
       }
-      block = static_cast<char*>(std::realloc(block, new_held));
-      if (block == nullptr) OutOfMemory(new_held);
       if (new_held > old_held) {
         std::memset(block + old_held, 0, new_held - old_held);
       }

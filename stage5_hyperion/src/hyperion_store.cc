@@ -61,7 +61,8 @@ std::optional<size_t> HyperionStore::MemoryUsage() const {
   // manager and this object. Pages of free chunks were given back, pages
   // never used are address space, and the cache of empty segments holds no
   // page; none is counted (docs/stage5_hyperion.md compares this with
-  // RssAnon).
+  // RssAnon). The undo log holds nothing but its own bytes between writes
+  // (undo_log.h), which sizeof counts.
   const MemoryStats stats = mm_.Stats();
   const SuperbinStats total = stats.Total();
   return mm_.HeldPageBytes() + total.extended_heap_bytes +

@@ -37,6 +37,14 @@
 //     entry's key range, with its count of keys; the root is never split;
 //   - every chunk the memory manager holds is reachable exactly once.
 //
+// Out of memory (kv_store.h): a Put or Delete that finds no memory leaves
+// the store exactly as it was, and a Put then returns ResourceExhausted.
+// Each write records every change before making it and frees what it gives
+// up only when it is done (undo_log.h); if an allocation fails part way,
+// the records undo the changes newest first, which takes no memory, so it
+// cannot fail in turn. An automatic compaction (options.compact) that
+// finds no memory is left for later. Reads never change the store.
+//
 // Not thread-safe; MakeThreadSafe wraps it in a LockedStore.
 
 #ifndef KVLAB_STAGE5_HYPERION_STORE_H_
@@ -52,6 +60,7 @@
 
 #include "absl/base/attributes.h"
 #include "absl/container/inlined_vector.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "container_scan.h"
 #include "kvlab/kv_store.h"
@@ -59,6 +68,7 @@
 #include "kvlab/store_options.h"
 #include "node.h"
 #include "split.h"
+#include "undo_log.h"
 
 namespace kvlab::stage5 {
 
@@ -155,6 +165,7 @@ class HyperionStore final : public KVStore {
   // Moves the trie's chunks out of the memory manager's sparsest bins and
   // forwards every pointer the trie stores, so that the emptied bins are
   // returned to the system (MemoryManager::BeginCompaction). O(size).
+  // Throws std::bad_alloc, having moved nothing, if memory runs out.
   CompactionStats Compact(const CompactionPolicy& policy = {});
   uint64_t compactions() const { return compactions_; }
   // Containers cut in two by splits (options.split_above) so far.
@@ -238,9 +249,25 @@ class HyperionStore final : public KVStore {
   };
 
   // Put and Delete proper (insert.cc, erase.cc); PutImpl and DeleteImpl
-  // add the compaction check.
+  // run them through Write and add the compaction check.
   bool Insert(std::string_view key, std::string_view value);
   bool Erase(std::string_view key);
+  // Runs `write` (Insert or Erase) with a fresh undo log and returns what it
+  // returns. If it throws std::bad_alloc, undoes what it changed, restores
+  // the members it set, and rethrows.
+  bool Write(absl::FunctionRef<bool()> write);
+
+  // --- a write's memory (undo_log.h): chunks a write allocates come from
+  // AllocateChunk (or NewChunkWith, which also fills one with `bytes`), and
+  // chunks it gives up go to undo_.FreeLater; every byte it overwrites in
+  // place is saved with undo_.SaveBytes or undo_.SaveSplice first.
+  HyperionPointer AllocateChunk(size_t size, Fit fit = Fit::kRoomToGrow) {
+    return undo_.Allocate([&] { return mm_.Allocate(size, fit); });
+  }
+  HyperionPointer NewChunkWith(std::string_view bytes);  // values.cc
+  // Resizes `hp` to `new_size` bytes where it is, which mm_.ResizesInPlace
+  // must allow (splice.cc).
+  void ResizeInPlace(HyperionPointer hp, size_t new_size);
 
   // --- compaction (compact.cc)
   // Runs Compact() when options_.compact asks for it.
@@ -252,7 +279,7 @@ class HyperionStore final : public KVStore {
 
   // --- values (values.cc)
   // Sets `*out` to the encoding of `value`; allocates a chunk for a value
-  // longer than options_.inline_value.
+  // longer than options_.inline_value (AllocateChunk).
   void EncodeValue(std::string_view value, EncodedValue* out);
   std::string_view ValueAt(const uint8_t* enc) const {
     return hyperion::IsExternal(enc) ? ExternalValueAt(enc)
@@ -435,7 +462,7 @@ class HyperionStore final : public KVStore {
   struct ScanState {
     // One container level of the walk: the nodes in [p, end), whose keys
     // extend the `base` key bytes above them. No default member
-    // initialisers: they would zero the whole stack (12 KB) on every Scan,
+    // initialisers: they would zero the whole stack (20 KB) on every Scan,
     // and each push writes all its fields.
     struct Level {
       const uint8_t* p;  // the next node
@@ -451,8 +478,9 @@ class HyperionStore final : public KVStore {
 
     explicit ScanState(ScanVisitor v) : visitor(v) {}
     void Enter(const uint8_t* p, const uint8_t* end, uint32_t base,
-               uint8_t prev_t = 0, uint8_t prev_s = 0) {
-      Push(Level{p, end, base, prev_t, prev_s, nullptr, 0});
+               uint8_t prev_t = 0, uint8_t prev_s = 0,
+               const uint8_t* split = nullptr, uint32_t next_piece = 0) {
+      Push(Level{p, end, base, prev_t, prev_s, split, next_piece});
     }
     // Member by member: a whole-struct copy has g++ assemble the walk's
     // level (held in registers) in a stack temporary with narrow stores and
@@ -477,9 +505,16 @@ class HyperionStore final : public KVStore {
 
     char key[kMaxKeySize];
     size_t length = 0;
-    // A level below the root is entered through an S-node's child, two key
-    // bytes deeper: a level's base is even and below kMaxKeySize, so one
-    // path passes at most kMaxKeySize / 2 levels.
+    // The bound: every entry is one container level (real or embedded; a
+    // piece of a split container carries its directory in its own entry,
+    // never in one of its own), and the entries' bases strictly increase
+    // from the bottom of the stack up to the walk's current level. ScanFrom
+    // enters one level per container on the start key's path, each two key
+    // bytes deeper than the one before; the walk pushes its current level
+    // only to enter a child two bytes deeper, and pops it before it goes
+    // back up. A level holds keys longer than its base, which is even, so
+    // the bases are among 0, 2, ..., kMaxKeySize - 2: at most
+    // kMaxKeySize / 2 entries.
     Level levels[kMaxKeySize / 2];
     size_t depth = 0;
     ScanVisitor visitor;
@@ -488,9 +523,11 @@ class HyperionStore final : public KVStore {
   // Descends along `bound` (non-empty) below `region`, whose keys extend
   // the `state->length` bytes of `state->key`: emits a suffix on the path
   // that is in range, and enters for the walk what follows the path at each
-  // level.
-  bool ScanFrom(const Region& region, std::string_view bound,
-                ScanState* state) const;
+  // level. A `region` that is a piece of split container `split` (null:
+  // none) enters a level that moves on to piece `next_piece` when its
+  // nodes end.
+  bool ScanFrom(const Region& region, std::string_view bound, ScanState* state,
+                const uint8_t* split = nullptr, uint32_t next_piece = 0) const;
   // Visits every key of the levels entered in `state`, the top one first.
   void Walk(ScanState* state) const;
   // Looks at the next kPrefetchLookahead nodes from `p` (before `end`) for
@@ -530,6 +567,7 @@ class HyperionStore final : public KVStore {
 
   const HyperionOptions options_;
   mutable MemoryManager mm_;
+  hyperion::UndoLog undo_;  // of the write in progress
   HyperionPointer root_;
   bool has_empty_key_ = false;
   HyperionPointer empty_value_;  // the empty key's value, null if empty

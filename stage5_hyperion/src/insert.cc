@@ -4,7 +4,6 @@
 // S-node, a key ending at an S-node, and an S-node whose child is absent, a
 // pointer, an embedded container or a suffix (which splits).
 
-#include <cstring>
 #include <utility>
 
 #include "hyperion_store.h"
@@ -29,12 +28,8 @@ NodeType EndType(std::string_view value_enc) {
 bool HyperionStore::Insert(std::string_view key, std::string_view value) {
   if (key.empty()) {
     const bool replaced = has_empty_key_;
-    mm_.Free(empty_value_);
-    empty_value_ = HyperionPointer();
-    if (!value.empty()) {
-      empty_value_ = mm_.Allocate(value.size());
-      std::memcpy(mm_.Resolve(empty_value_), value.data(), value.size());
-    }
+    undo_.FreeLater(empty_value_);
+    empty_value_ = value.empty() ? HyperionPointer() : NewChunkWith(value);
     has_empty_key_ = true;
     if (!replaced) ++size_;
     return replaced;
@@ -165,7 +160,7 @@ bool HyperionStore::Insert(std::string_view key, std::string_view value) {
     FinishLevel(&levels, i, key, replaced ? 0 : 1);
     if (levels[i].changed) SplitIfLarge(&levels, i);
   }
-  mm_.Free(old_chunk);
+  undo_.FreeLater(old_chunk);
   return replaced;
 }
 

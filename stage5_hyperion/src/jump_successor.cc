@@ -106,6 +106,7 @@ void HyperionStore::SetJumpSuccessor(LevelPath* levels, size_t i, const Node& t,
   // The varint may change length; then the T-node's head is respliced.
   if (hyperion::kJumpBytes + hyperion::VarintSize(keys) ==
       t.table_pos - t.jump_pos) {
+    undo_.SaveBytes(c + t.jump_pos, t.table_pos - t.jump_pos);
     hyperion::StoreJumpSuccessor(c + t.jump_pos, jump, keys);
     return;
   }
@@ -154,10 +155,15 @@ void HyperionStore::FinishJumpSuccessors(LevelPath* levels, size_t i,
     const uint64_t keys = hyperion::LoadJumpKeys(field) + key_delta;
     const int64_t bytes = level.changed ? int64_t{used} - level.used_before : 0;
     if ((stored != 0 || !level.changed) &&
-        !TNodeTableMayFlip(t, level.s_added, keys, key_delta) &&
-        UpdateTNodeTable(c, t, level, key, bytes, key_delta)) {
-      SetJumpSuccessor(levels, i, t, JumpValue(uint32_t(stored + bytes)), keys);
-      return;
+        !TNodeTableMayFlip(t, level.s_added, keys, key_delta)) {
+      if (hyperion::HasTNodeTable(t.header)) {
+        undo_.SaveBytes(c + t.table_pos, hyperion::kTNodeTableBytes);
+      }
+      if (UpdateTNodeTable(c, t, level, key, bytes, key_delta)) {
+        SetJumpSuccessor(levels, i, t, JumpValue(uint32_t(stored + bytes)),
+                         keys);
+        return;
+      }
     }
   }
   // Otherwise measure the children and rewrite the head whole.

@@ -59,6 +59,9 @@ void HyperionStore::FinishJumpTable(LevelPath* levels, size_t i,
   }
   if (slot < slots && hyperion::JumpTableSlotUsed(c, slot) &&
       (shift != 0 || key_delta != 0)) {
+    // What follows changes entries from this slot on, and no others.
+    undo_.SaveBytes(c + kHeaderBytes + slot * kJumpTableEntryBytes,
+                    (slots - slot) * kJumpTableEntryBytes);
     // The path's T-node is at t_pos unless the operation removed it; then
     // the T-node after it took its place.
     bool t_kept = false;
@@ -131,11 +134,13 @@ void HyperionStore::RebuildJumpTable(LevelPath* levels, size_t i) {
   }
   const std::string table = hyperion::JumpTableBytes(entries, slots);
   if (slots == old_slots) {  // the nodes stay where they are
+    undo_.SaveBytes(Base(*levels, i) + kHeaderBytes, table.size());
     std::memcpy(Base(*levels, i) + kHeaderBytes, table.data(), table.size());
     return;
   }
   RawSpliceAt(levels, i, kHeaderBytes, old_slots * kJumpTableEntryBytes, table);
   uint8_t* moved = Base(*levels, i);
+  undo_.SaveBytes(moved, kHeaderBytes);
   hyperion::StoreHeader(moved, hyperion::ContainerSize(moved),
                         hyperion::ContainerFree(moved), groups,
                         hyperion::ContainerSplitDelay(moved));

@@ -37,17 +37,33 @@ MemoryManager::~MemoryManager() {
 }
 
 HyperionPointer MemoryManager::Allocate(size_t size, Fit fit) {
+  return AllocateWith(size, {}, fit);
+}
+
+HyperionPointer MemoryManager::AllocateWith(
+    size_t size, std::initializer_list<std::string_view> parts, Fit fit) {
   assert(!compacting_);  // would allocate in a bin being emptied
   if (size == 0) return HyperionPointer();
   assert(size <= kMaxAllocation);
   const uint32_t superbin = SuperbinForSize(size);
-  if (superbin == 0) return AllocateExtended(size, fit);
+  if (superbin == 0) return AllocateExtended(size, fit, parts);
   const ChunkLocation chunk = (*superbins_)[superbin].Allocate();
   // Free chunks are kept zeroed, so the new chunk is zero already.
   UnpoisonRegion(chunk.address, size);
+  CopyParts(chunk.address, parts);
   chunk.bin->slack[chunk.hp.chunk()] = uint8_t(ChunkSize(superbin) - size);
   requested_bytes_[superbin] += size;
   return chunk.hp;
+}
+
+size_t MemoryManager::CopyParts(char* to,
+                                std::initializer_list<std::string_view> parts) {
+  size_t copied = 0;
+  for (const std::string_view part : parts) {
+    std::memcpy(to + copied, part.data(), part.size());
+    copied += part.size();
+  }
+  return copied;
 }
 
 HyperionPointer MemoryManager::Reallocate(HyperionPointer hp, size_t new_size) {
@@ -72,6 +88,14 @@ HyperionPointer MemoryManager::Reallocate(HyperionPointer hp, size_t new_size) {
   std::memcpy(Resolve(moved), Resolve(hp), std::min(old_size, new_size));
   Free(hp);
   return moved;
+}
+
+bool MemoryManager::ResizesInPlace(HyperionPointer hp, size_t new_size) const {
+  if (hp.IsNull() || new_size == 0) return false;
+  if (hp.superbin() != SuperbinForSize(new_size)) return false;
+  if (hp.superbin() != 0) return true;
+  const uint64_t held = Record(hp)->held();
+  return HeldSizeAfterResize(held, new_size) == held;
 }
 
 void MemoryManager::ResizeSmallInPlace(HyperionPointer hp, size_t new_size) {

@@ -217,7 +217,8 @@ void HyperionStore::ScanState::Append(const uint8_t* bytes, size_t n) {
 // what comes after it at each level is in range whole, and is left on the
 // stack for the walk, the deepest level on top.
 bool HyperionStore::ScanFrom(const Region& region, std::string_view bound,
-                             ScanState* state) const {
+                             ScanState* state, const uint8_t* split,
+                             uint32_t next_piece) const {
   const uint8_t* buf = region.buf;
   const uint8_t* end = buf + region.end;
   const uint32_t base = uint32_t(state->length);
@@ -226,18 +227,18 @@ bool HyperionStore::ScanFrom(const Region& region, std::string_view bound,
   // No T-node with the first byte, or a bound of one byte: the walk starts
   // at the first T-node at or after it.
   if (!ts.found || t_bound.empty()) {
-    state->Enter(buf + ts.pos, end, base, ts.prev);
+    state->Enter(buf + ts.pos, end, base, ts.prev, 0, split, next_piece);
     return true;
   }
   const Node& t = ts.node;
   state->key[base] = char(t.key);
   const SiblingSearch ss = hyperion::FindS(region, t, uint8_t(t_bound[0]));
   if (!ss.found || t_bound.size() == 1) {
-    state->Enter(buf + ss.pos, end, base, t.key, ss.prev);
+    state->Enter(buf + ss.pos, end, base, t.key, ss.prev, split, next_piece);
     return true;
   }
   const Node& s = ss.node;
-  state->Enter(buf + s.end, end, base, t.key, s.key);
+  state->Enter(buf + s.end, end, base, t.key, s.key, split, next_piece);
   state->key[base + 1] = char(s.key);
   state->length = base + 2;
   const std::string_view s_bound = t_bound.substr(1);
@@ -247,15 +248,16 @@ bool HyperionStore::ScanFrom(const Region& region, std::string_view bound,
     case ChildKind::kPointer: {
       const auto* c = static_cast<const uint8_t*>(
           mm_.Resolve(HyperionPointer::Load(buf + s.child_pos)));
-      if (hyperion::IsSplit(c)) {
-        // The pieces before the bound's are out of range; those after it
-        // follow in the walk, from a level with no nodes of its own.
-        const uint32_t j = hyperion::PieceFor(c, uint8_t(s_bound[0]));
-        state->Push({nullptr, nullptr, base + 2, 0, 0, c, j + 1});
-        c = static_cast<const uint8_t*>(
-            mm_.Resolve(hyperion::PiecePointer(c, j)));
+      if (!hyperion::IsSplit(c)) {
+        return ScanFrom(hyperion::WholeContainer(c), s_bound, state);
       }
-      return ScanFrom(hyperion::WholeContainer(c), s_bound, state);
+      // The pieces before the bound's are out of range; the walk moves on
+      // to those after it once the bound's piece is done.
+      const uint32_t j = hyperion::PieceFor(c, uint8_t(s_bound[0]));
+      const auto* piece = static_cast<const uint8_t*>(
+          mm_.Resolve(hyperion::PiecePointer(c, j)));
+      return ScanFrom(hyperion::WholeContainer(piece), s_bound, state, c,
+                      j + 1);
     }
     case ChildKind::kEmbedded:
       return ScanFrom(hyperion::EmbeddedRegion(buf, s.child_pos), s_bound,

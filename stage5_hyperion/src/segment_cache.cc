@@ -3,8 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
+#include <new>
 
 #include "poison.h"
 
@@ -13,11 +12,7 @@ namespace kvlab::stage5 {
 char* MapSegment(size_t size) {
   void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) {
-    std::fprintf(stderr, "stage5 memory manager: mmap of %zu bytes failed\n",
-                 size);
-    std::abort();
-  }
+  if (p == MAP_FAILED) throw std::bad_alloc();
   // Small pages only: a transparent huge page would make one live chunk
   // hold 2 MiB resident, and ReturnPages works page by page.
   madvise(p, size, MADV_NOHUGEPAGE);

@@ -30,7 +30,8 @@ class SegmentCache {
   ~SegmentCache();  // Unmaps the cached segments.
 
   // A zeroed, poisoned segment of `size` bytes for `superbin`: a cached one
-  // if there is one, else a fresh mapping. Aborts if mmap fails.
+  // if there is one, else a fresh mapping. Throws std::bad_alloc, changing
+  // nothing, if mmap fails.
   char* Acquire(uint32_t superbin, size_t size);
   // Takes back an empty (all-zero, poisoned) segment of `superbin`; unmaps
   // the oldest cached segment if the cache is full.
@@ -54,6 +55,7 @@ class SegmentCache {
 };
 
 // mmap and munmap of anonymous private memory, poisoned while mapped.
+// MapSegment throws std::bad_alloc if mmap fails.
 char* MapSegment(size_t size);
 void UnmapSegment(char* segment, size_t size);
 // The system's page size, which divides every segment's size.

@@ -24,23 +24,27 @@ void HyperionStore::SetLevelPointer(LevelPath* levels, size_t i,
   (*levels)[i].hp = hp;
   if (i == 0) {
     root_ = hp;
-  } else if (!level.split.IsNull()) {
-    auto* d = static_cast<uint8_t*>(mm_.Resolve(level.split));
-    hp.Store(d + hyperion::PieceEntryPos(level.piece) + 1);
-  } else {
-    hp.Store(Base(*levels, i - 1) + (*levels)[i].ref);
+    return;
   }
+  uint8_t* at = level.split.IsNull()
+                    ? Base(*levels, i - 1) + level.ref
+                    : static_cast<uint8_t*>(mm_.Resolve(level.split)) +
+                          hyperion::PieceEntryPos(level.piece) + 1;
+  undo_.SaveBytes(at, HyperionPointer::kBytes);
+  hp.Store(at);
 }
 
 void HyperionStore::AddToCounts(const LevelPath& levels, int delta) {
-  for (size_t i = 1; i < levels.size(); ++i) {
-    uint8_t* count =
-        Base(levels, i - 1) + levels[i].ref + HyperionPointer::kBytes;
+  auto add = [&](uint8_t* count) {
+    undo_.SaveBytes(count, hyperion::kCountBytes);
     hyperion::StoreCount(count, hyperion::LoadCount(count) + delta);
+  };
+  for (size_t i = 1; i < levels.size(); ++i) {
+    add(Base(levels, i - 1) + levels[i].ref + HyperionPointer::kBytes);
     if (!levels[i].split.IsNull()) {
-      count = hyperion::PieceCountAt(
-          static_cast<uint8_t*>(mm_.Resolve(levels[i].split)), levels[i].piece);
-      hyperion::StoreCount(count, hyperion::LoadCount(count) + delta);
+      add(hyperion::PieceCountAt(
+          static_cast<uint8_t*>(mm_.Resolve(levels[i].split)),
+          levels[i].piece));
     }
   }
 }
@@ -48,7 +52,7 @@ void HyperionStore::AddToCounts(const LevelPath& levels, int delta) {
 void HyperionStore::RawSpliceAt(LevelPath* levels, size_t li, uint32_t pos,
                                 uint32_t old_len, std::string_view bytes) {
   uint8_t* c = Base(*levels, li);
-  uint32_t size = hyperion::ContainerSize(c);
+  const uint32_t size = hyperion::ContainerSize(c);
   const uint32_t used = hyperion::ContainerUsed(c);
   const uint32_t jump_groups = hyperion::ContainerJumpBits(c);
   const uint32_t split_delay = hyperion::ContainerSplitDelay(c);
@@ -56,23 +60,45 @@ void HyperionStore::RawSpliceAt(LevelPath* levels, size_t li, uint32_t pos,
   (*levels)[li].changed = true;
   const uint32_t new_used = used - old_len + uint32_t(bytes.size());
   const uint32_t tail = used - pos - old_len;
-  if (new_used > size) {
-    size = hyperion::RoundUpToStep(new_used);
-    SetLevelPointer(levels, li, mm_.Reallocate((*levels)[li].hp, size));
-    c = Base(*levels, li);
+  // The chunk stays as long as the nodes fit and leave under 32 bytes free.
+  const uint32_t new_size = new_used > size || size - new_used >= kContainerStep
+                                ? hyperion::RoundUpToStep(new_used)
+                                : size;
+  const HyperionPointer hp = (*levels)[li].hp;
+  if (new_size != size && !mm_.ResizesInPlace(hp, new_size)) {
+    // Spliced into a chunk of the new size; the old one stays as it was
+    // until the write is done (undo_log.h).
+    const auto* old_bytes = reinterpret_cast<const char*>(c);
+    const HyperionPointer moved = undo_.Allocate([&] {
+      return mm_.AllocateWith(
+          new_size, {std::string_view(old_bytes, pos), bytes,
+                     std::string_view(old_bytes + pos + old_len, tail)});
+    });
+    hyperion::StoreHeader(static_cast<uint8_t*>(mm_.Resolve(moved)), new_size,
+                          new_size - new_used, jump_groups, split_delay);
+    undo_.FreeLater(hp);
+    SetLevelPointer(levels, li, moved);
+    return;
   }
+  // In place: a growing chunk grows first, a shrinking one shrinks last.
+  if (new_size > size) ResizeInPlace(hp, new_size);
+  undo_.SaveSplice(c, pos, old_len, uint32_t(bytes.size()), used);
   if (bytes.size() != old_len) {
     std::memmove(c + pos + bytes.size(), c + pos + old_len, tail);
   }
   std::memcpy(c + pos, bytes.data(), bytes.size());
   // The free tail must read as zero: a zero byte ends every scan.
   if (new_used < used) std::memset(c + new_used, 0, used - new_used);
-  if (size - new_used >= kContainerStep) {
-    size = hyperion::RoundUpToStep(new_used);
-    SetLevelPointer(levels, li, mm_.Reallocate((*levels)[li].hp, size));
-    c = Base(*levels, li);
-  }
-  hyperion::StoreHeader(c, size, size - new_used, jump_groups, split_delay);
+  hyperion::StoreHeader(c, new_size, new_size - new_used, jump_groups,
+                        split_delay);
+  if (new_size < size) ResizeInPlace(hp, new_size);
+}
+
+void HyperionStore::ResizeInPlace(HyperionPointer hp, size_t new_size) {
+  undo_.Resized(hp, mm_.Size(hp));
+  const HyperionPointer same = mm_.Reallocate(hp, new_size);
+  assert(same == hp);
+  (void)same;
 }
 
 void HyperionStore::Splice(LevelPath* levels, EmbedPath* embeds, uint32_t pos,
@@ -92,7 +118,10 @@ void HyperionStore::Splice(LevelPath* levels, EmbedPath* embeds, uint32_t pos,
   };
   while (must_eject()) Eject(levels, embeds, &pos);
   uint8_t* c = Base(*levels, levels->size() - 1);
-  for (const Embed& e : *embeds) c[e.size_pos] = uint8_t(c[e.size_pos] + delta);
+  for (const Embed& e : *embeds) {
+    undo_.SaveBytes(c + e.size_pos, 1);
+    c[e.size_pos] = uint8_t(c[e.size_pos] + delta);
+  }
   RawSplice(levels, pos, old_len, bytes);
 }
 
@@ -109,6 +138,7 @@ void HyperionStore::Eject(LevelPath* levels, EmbedPath* embeds, uint32_t* pos) {
   // The S-node holding an embedded child: never a bare leaf, whose child
   // bits these would overwrite.
   assert(hyperion::ChildOf(c[e.node_pos]) == ChildKind::kEmbedded);
+  undo_.SaveBytes(c + e.node_pos, 1);
   c[e.node_pos] = uint8_t((c[e.node_pos] & ~(3u << kFlagShift)) |
                           (uint8_t(ChildKind::kPointer) << kFlagShift));
   std::string pointer;

@@ -9,7 +9,6 @@
 // table is not copied; the next lookup that walks too far rebuilds one.
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "hyperion_store.h"
@@ -41,15 +40,6 @@ std::string DirectoryBytes(const std::vector<DirectoryEntry>& entries) {
     hyperion::StoreCount(hyperion::PieceCountAt(d, j), entries[j].keys);
   }
   return out;
-}
-
-// A new directory chunk holding `entries`.
-HyperionPointer NewDirectory(MemoryManager& mm,
-                             const std::vector<DirectoryEntry>& entries) {
-  const std::string bytes = DirectoryBytes(entries);
-  const HyperionPointer d = mm.Allocate(bytes.size());
-  std::memcpy(mm.Resolve(d), bytes.data(), bytes.size());
-  return d;
 }
 
 std::vector<DirectoryEntry> DirectoryEntries(const uint8_t* d) {
@@ -147,13 +137,15 @@ void HyperionStore::SplitIfLarge(LevelPath* levels, size_t i) {
       (dir != nullptr && hyperion::PieceCount(dir) >= hyperion::kMaxPieces)) {
     // Cannot cut: wait until the container has grown further.
     if (delay < 3) {
+      undo_.SaveBytes(c, hyperion::kHeaderBytes);
       hyperion::StoreHeader(c, size, hyperion::ContainerFree(c),
                             hyperion::ContainerJumpBits(c), delay + 1);
     }
     return;
   }
 
-  // Everything is read before the first chunk is freed or allocated.
+  // Everything is read before the first chunk is allocated; the old ones
+  // are freed only once the write is done (undo_log.h).
   const auto* bytes = reinterpret_cast<const char*>(c);
   const std::string first(bytes + r.begin, cut.pos - r.begin);
   std::string second = Reencoded(cut, 0);
@@ -167,8 +159,8 @@ void HyperionStore::SplitIfLarge(LevelPath* levels, size_t i) {
   DirectoryEntry& piece_a = entries[level.piece];
   DirectoryEntry piece_b{cut.key, HyperionPointer(), 0};
 
-  mm_.Free(level.hp);
-  if (dir != nullptr) mm_.Free(level.split);
+  undo_.FreeLater(level.hp);
+  if (dir != nullptr) undo_.FreeLater(level.split);
   // Keys put in ascending order never come back to the first piece, so it
   // gets no room to grow; a later Put there moves it to a block that has.
   piece_a.hp = NewContainer(first, Fit::kExact);
@@ -178,25 +170,28 @@ void HyperionStore::SplitIfLarge(LevelPath* levels, size_t i) {
   piece_b.keys = piece_a.keys - keys_a;
   piece_a.keys = keys_a;
   entries.insert(entries.begin() + level.piece + 1, piece_b);
-  NewDirectory(mm_, entries).Store(Base(*levels, i - 1) + level.ref);
+  const HyperionPointer directory = NewChunkWith(DirectoryBytes(entries));
+  uint8_t* ref = Base(*levels, i - 1) + level.ref;
+  undo_.SaveBytes(ref, HyperionPointer::kBytes);
+  directory.Store(ref);
   ++splits_;
 }
 
 void HyperionStore::RemovePiece(LevelPath* levels, size_t i) {
   Level& level = (*levels)[i];
   level.finished = true;
-  mm_.Free(level.hp);
+  undo_.FreeLater(level.hp);
   const auto* dir = static_cast<const uint8_t*>(mm_.Resolve(level.split));
   std::vector<DirectoryEntry> entries = DirectoryEntries(dir);
   entries.erase(entries.begin() + level.piece);
-  mm_.Free(level.split);
+  undo_.FreeLater(level.split);
+  // The one piece left is a whole container again.
+  const HyperionPointer replacement =
+      entries.size() == 1 ? entries[0].hp
+                          : NewChunkWith(DirectoryBytes(entries));
   uint8_t* ref = Base(*levels, i - 1) + level.ref;
-  if (entries.size() == 1) {
-    // The one piece left is a whole container again.
-    entries[0].hp.Store(ref);
-    return;
-  }
-  NewDirectory(mm_, entries).Store(ref);
+  undo_.SaveBytes(ref, HyperionPointer::kBytes);
+  replacement.Store(ref);
 }
 
 }  // namespace kvlab::stage5

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
 
 #include "absl/strings/str_cat.h"
 #include "bitmap.h"
@@ -265,18 +265,15 @@ uint32_t Superbin::CreateMetabin() {
   // Reuse the lowest released id, so ids stay dense.
   uint32_t id = 0;
   while (id < metabins_.size() && metabins_[id] != nullptr) ++id;
-  if (id == kMaxMetabins) {
-    std::fprintf(stderr,
-                 "stage5 memory manager: superbin %u has no metabin left\n",
-                 id_);
-    std::abort();
-  }
+  // Pointers have room for no more: memory has run out as surely as when
+  // the system refuses it.
+  if (id == kMaxMetabins) throw std::bad_alloc();
+  std::unique_ptr<Metabin> metabin(new Metabin);
   if (id == metabins_.size()) metabins_.push_back(nullptr);
-  auto* metabin = new Metabin;
   std::memset(metabin->not_full, 0xff, sizeof(metabin->not_full));
   std::fill(std::begin(metabin->bins), std::end(metabin->bins), nullptr);
   metabin->live_bins = 0;
-  metabins_[id] = metabin;
+  metabins_[id] = metabin.release();
   ++metabin_count_;
   ListInsert(id);
   return id;
@@ -284,10 +281,24 @@ uint32_t Superbin::CreateMetabin() {
 
 Bin* Superbin::CreateBin(Metabin* metabin, uint32_t metabin_id,
                          uint32_t bin_id) {
-  auto* bin = new Bin;
+  // Everything that may fail comes first. If something does, a metabin
+  // created for this bin goes again, and the superbin is as it was.
+  const size_t index = size_t{metabin_id} * kBinsPerMetabin + bin_id;
+  const size_t table_size = segments_.size();
+  std::unique_ptr<Bin> bin;
+  std::unique_ptr<uint8_t[]> slack;
+  try {
+    bin.reset(new Bin);
+    if (id_ != 0) slack.reset(new uint8_t[kChunksPerBin]);
+    if (index >= table_size) segments_.resize(index + 1, nullptr);
+    bin->segment = cache_->Acquire(id_, segment_size());
+  } catch (const std::bad_alloc&) {
+    segments_.resize(table_size);
+    if (metabin->live_bins == 0) ReleaseMetabin(metabin_id);
+    throw;
+  }
   std::memset(bin->free_map, 0xff, sizeof(bin->free_map));
-  bin->segment = cache_->Acquire(id_, segment_size());
-  bin->slack = id_ == 0 ? nullptr : new uint8_t[kChunksPerBin];
+  bin->slack = slack.release();
   bin->used = 0;
   bin->first_free_word = 0;
   bin->reserved = 0;
@@ -299,13 +310,11 @@ Bin* Superbin::CreateBin(Metabin* metabin, uint32_t metabin_id,
     bin->used = 1;
     bin->reserved = 1;
   }
-  metabin->bins[bin_id] = bin;
-  const size_t index = size_t{metabin_id} * kBinsPerMetabin + bin_id;
-  if (index >= segments_.size()) segments_.resize(index + 1, nullptr);
   segments_[index] = bin->segment;
+  metabin->bins[bin_id] = bin.release();
   ++metabin->live_bins;
   ++bins_;
-  return bin;
+  return metabin->bins[bin_id];
 }
 
 void Superbin::ReleaseBin(Metabin* metabin, uint32_t metabin_id,

@@ -102,11 +102,14 @@ class Superbin {
   void Init(uint32_t id, SegmentCache* cache);
 
   // A free chunk, now in use. Its memory is as the manager left it when it
-  // was freed (the manager keeps free chunks zeroed and poisoned).
+  // was freed (the manager keeps free chunks zeroed and poisoned). Throws
+  // std::bad_alloc, changing nothing, if it needs a new bin and the system
+  // refuses the memory (or the pointers have no room for another metabin).
   ChunkLocation Allocate();
   // kChainLength consecutive free chunks starting at a multiple of
   // kChainLength, all now in use; the pointer names the first. Searches
-  // every existing bin before creating one, so it costs O(bins).
+  // every existing bin before creating one, so it costs O(bins). Fails as
+  // Allocate does.
   ChunkLocation AllocateRun();
   // Frees `count` consecutive in-use chunks starting at `hp` (1, or
   // kChainLength for a run from AllocateRun).
@@ -148,9 +151,12 @@ class Superbin {
   // `min_bins`; it returns their number. TakeForMove then hands out a free
   // chunk of the densest bin not being emptied that has one, as often as
   // the marked bins have chunks in use. EndMoves drops that target list.
+  // PlanEvacuation throws std::bad_alloc, marking nothing, if memory runs
+  // out; CancelEvacuation drops its marks and list before any move.
   size_t PlanEvacuation(double max_occupancy, uint32_t min_bins);
   ChunkLocation TakeForMove();
   void EndMoves();
+  void CancelEvacuation();
   // Calls `fn` for every chunk in use in the marked bins.
   void ForEachEvacuating(
       absl::FunctionRef<void(const ChunkLocation&)> fn) const;
@@ -168,6 +174,8 @@ class Superbin {
  private:
   // The id of a not-full metabin, created if needed.
   uint32_t NotFullMetabin();
+  // Both throw std::bad_alloc and change nothing if memory runs out;
+  // CreateBin then also releases `metabin` if it has no bin.
   uint32_t CreateMetabin();
   Bin* CreateBin(Metabin* metabin, uint32_t metabin_id, uint32_t bin_id);
   // Takes `count` free chunks at `chunk` of an existing bin.

@@ -18,11 +18,16 @@ void HyperionStore::EncodeValue(std::string_view value, EncodedValue* out) {
     out->size = uint32_t(1 + value.size());
     return;
   }
-  const HyperionPointer hp = mm_.Allocate(value.size());
-  std::memcpy(mm_.Resolve(hp), value.data(), value.size());
+  const HyperionPointer hp = NewChunkWith(value);
   out->bytes[0] = 0;
   hp.Store(out->bytes + 1);
   out->size = hyperion::kExternalValueBytes;
+}
+
+HyperionPointer HyperionStore::NewChunkWith(std::string_view bytes) {
+  const HyperionPointer hp = AllocateChunk(bytes.size());
+  std::memcpy(mm_.Resolve(hp), bytes.data(), bytes.size());
+  return hp;
 }
 
 std::string_view HyperionStore::ExternalValueAt(const uint8_t* enc) const {

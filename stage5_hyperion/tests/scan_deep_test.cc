@@ -1,7 +1,8 @@
 // The scan's stack of container levels at its deepest: keys of kMaxKeySize
 // bytes that differ only at the end put a container at every two key bytes,
 // so both the walk from "" and ScanFrom's descent go as deep as any valid
-// store lets them (debug builds assert the stack's bound).
+// store lets them, with and without split containers on the path (debug
+// builds assert the stack's bound; a release build would write past it).
 #include <algorithm>
 #include <map>
 #include <random>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "hyperion_store.h"
 
@@ -97,6 +99,101 @@ TEST(HyperionScan, DeepestChainOfContainers) {
         if (testing::Test::HasFatalFailure()) return;
       }
     }
+  }
+}
+
+size_t Count(const std::string& text, std::string_view what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos;
+       at = text.find(what, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+// Puts `key` with `value` into both.
+void Put(HyperionStore* store, std::map<std::string, std::string>* oracle,
+         const std::string& key, const std::string& value) {
+  ASSERT_TRUE(store->Put(key, value).ok());
+  (*oracle)[key] = value;
+}
+
+// 400 keys below `prefix` whose container (at byte prefix.size()) holds
+// 100 T-nodes of 4 S-children with 200-byte values: far past the default
+// split threshold, so it is cut into pieces.
+void PutSplittingKeys(HyperionStore* store,
+                      std::map<std::string, std::string>* oracle,
+                      const std::string& prefix) {
+  for (int i = 0; i < 400; ++i) {
+    const std::string key =
+        prefix + char(i / 4) + char(1 + i % 4) + std::string("wxyz");
+    Put(store, oracle, key, std::string(200, char('a' + i % 26)));
+  }
+}
+
+// The zero keys of kMaxKeySize and kMaxKeySize - 1 bytes put a container
+// at every two key bytes below the root; a split container on that path
+// (or two) must not cost the scan's stack an entry of its own.
+TEST(HyperionScan, SplitContainersOnTheDeepestPath) {
+  const std::string zeros(kMaxKeySize, '\0');
+  for (const std::vector<std::string>& split_at :
+       std::vector<std::vector<std::string>>{
+           {zeros.substr(0, 2)},
+           {zeros.substr(0, 2), zeros.substr(0, 4)},
+           {zeros.substr(0, 4)}}) {
+    HyperionStore store;
+    std::map<std::string, std::string> oracle;
+    Put(&store, &oracle, zeros, "deepest");
+    Put(&store, &oracle, zeros.substr(0, kMaxKeySize - 1), "one up");
+    for (const std::string& prefix : split_at) {
+      PutSplittingKeys(&store, &oracle, prefix);
+    }
+    if (testing::Test::HasFatalFailure()) return;
+    ASSERT_EQ(store.CheckInvariants(), absl::OkStatus());
+    ASSERT_EQ(Count(store.DebugString(), "split container"), split_at.size());
+    for (const std::string& start :
+         {zeros, zeros.substr(0, 5), zeros.substr(0, kMaxKeySize - 1),
+          zeros.substr(0, 3), std::string(), std::string("\0\0\0\x01", 4)}) {
+      CheckScans(store, oracle, start, 8,
+                 absl::StrCat(split_at.size(), " split"));
+      if (testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
+// The worst case for the stack: every container below the root on a path
+// of kMaxKeySize bytes is split (511 of them, tiny thresholds), and the
+// scan starts at the path's end, so that ScanFrom enters all 512 levels.
+TEST(HyperionScan, EveryContainerOnTheDeepestPathSplit) {
+  HyperionStore store(HyperionOptions{
+      .embed_limit = 16, .split_above = 32, .split_large_above = 0});
+  std::map<std::string, std::string> oracle;
+  const std::string zeros(kMaxKeySize, '\0');
+  Put(&store, &oracle, zeros, "deepest");
+  // A second T-node (with a value too large to embed) in the container at
+  // every even depth below the root: each is made a container and cut in
+  // two at that T-node.
+  for (size_t depth = 2; depth < kMaxKeySize; depth += 2) {
+    Put(&store, &oracle, zeros.substr(0, depth) + '\x01',
+        std::string(20, char('a' + depth % 26)));
+  }
+  // The deepest container was made whole by the last Put (splitting a
+  // suffix): only a Put that changes a container cuts it.
+  Put(&store, &oracle, zeros.substr(0, kMaxKeySize - 2) + '\x02', "last");
+  ASSERT_EQ(store.CheckInvariants(), absl::OkStatus());
+  ASSERT_EQ(Count(store.DebugString(), "split container"), kMaxKeySize / 2 - 1);
+  for (const std::string& start :
+       {zeros, zeros.substr(0, kMaxKeySize - 1), zeros.substr(0, 5),
+        std::string(), zeros.substr(0, kMaxKeySize - 2) + '\x01'}) {
+    CheckScans(store, oracle, start, 8, "all split");
+    if (testing::Test::HasFatalFailure()) return;
+  }
+  uint64_t n = 0;
+  for (const auto& [key, value] : oracle) {
+    std::string k, v;
+    ASSERT_TRUE(store.GetNth(n++, &k, &v));
+    ASSERT_EQ(k, key);
+    ASSERT_EQ(v, value);
   }
 }
 

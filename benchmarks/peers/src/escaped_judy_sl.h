@@ -18,6 +18,15 @@
 // that may store the word 0 must say so to Insert, which then looks the key
 // up first, since a 0 slot alone no longer tells a new key.
 // Reads (Find, the cursor) may run concurrently; writes may not.
+//
+// Out of memory: Insert and the erasures throw std::bad_alloc when JudySL
+// reports that malloc failed, having inserted or erased nothing. JudySL
+// itself (libJudy 1.0.5) does not keep the other keys intact then: an
+// insert that has to move an existing key's single-key leaf down a level
+// unlinks that leaf first, so a malloc failing after that loses that key;
+// and a failed insert or delete may leave an empty level behind, at which
+// JudySLNext ends its walk, so the cursor misses the keys after it. Find
+// still finds every key that is there.
 
 #ifndef KVLAB_PEERS_ESCAPED_JUDY_SL_H_
 #define KVLAB_PEERS_ESCAPED_JUDY_SL_H_
@@ -56,10 +65,12 @@ class EscapedJudySL {
 
   // The slot of `key`, inserted with value 0 if absent (fill it); sets
   // `*inserted` to whether it was. `may_hold_zero`: some slot may hold 0.
+  // Throws std::bad_alloc if malloc fails (see the file comment).
   Word_t* Insert(std::string_view key, bool may_hold_zero, bool* inserted);
   // The slot of `key`, or null.
   Word_t* Find(std::string_view key) const;
-  // Removes `key`; false if absent.
+  // Removes `key`; false if absent. Throws std::bad_alloc, with `key` still
+  // present, if malloc fails.
   bool Erase(std::string_view key);
   uint64_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
@@ -68,7 +79,7 @@ class EscapedJudySL {
   // in a buffer of its own, so a cursor is a few KB: keep it on the stack.
   class Cursor {
    public:
-    // Positioned at the first key >= `start`.
+    // Positioned at the first key >= `start`, which may be of any length.
     Cursor(const EscapedJudySL& map, std::string_view start);
     bool Done() const { return slot_ == nullptr; }
     void Next();
@@ -85,8 +96,8 @@ class EscapedJudySL {
     uint8_t escaped_[kEscapedKeyBuffer];
   };
 
-  // Removes the key a cursor stands on, given as its escaped form.
-  void EraseEscaped(const uint8_t* escaped);
+  // Erase for a key given in escaped form (the key a cursor stands on).
+  bool EraseEscaped(const uint8_t* escaped);
 
   // Calls `visit` with every slot, in key order.
   void ForEachSlot(absl::FunctionRef<void(Word_t* slot)> visit);

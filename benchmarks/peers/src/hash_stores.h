@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "kvlab/kv_store.h"
@@ -30,18 +31,29 @@ struct TransparentStringHash {
   }
 };
 
-// std::unordered_map, looked up by std::string_view.
+// std::unordered_map, looked up by std::string_view. Its single-element
+// insert has no effect if it throws, rehash included.
 struct StdUnorderedTraits {
   using Map = std::unordered_map<std::string, std::string,
                                  TransparentStringHash, std::equal_to<>>;
   static std::string_view Key(std::string_view key) { return key; }
+  static void MakeRoomForOneMore(Map&) {}
 };
 
 // absl::flat_hash_map, looked up by absl::string_view (Debian's Abseil has
 // its own string_view type).
+//
+// Abseil 20220623 records a table's new capacity before it allocates the
+// new table, so an insert whose growth fails leaves the map broken (it reads
+// past its table from then on). MakeRoomForOneMore therefore grows the map
+// itself, before any insert that could make Abseil grow it, into a new map
+// whose table is allocated by its constructor.
 struct AbslFlatTraits {
   using Map = absl::flat_hash_map<std::string, std::string>;
   static absl::string_view Key(std::string_view key) { return ToAbsl(key); }
+  // Makes sure one more insert into `map` will not grow its table; throws
+  // std::bad_alloc, with `map` unchanged, if the bigger table cannot be had.
+  static void MakeRoomForOneMore(Map& map);
 };
 
 template <typename Traits>
@@ -69,7 +81,11 @@ class HashStore final : public KVStore {
       it->second.assign(value);
       return true;
     }
-    map_.emplace(std::string(key), std::string(value));
+    // Both strings are built, and the map given room, before it changes.
+    std::string new_key(key);
+    std::string new_value(value);
+    Traits::MakeRoomForOneMore(map_);
+    map_.emplace(std::move(new_key), std::move(new_value));
     return false;
   }
   bool GetImpl(std::string_view key, std::string* value) const override {

@@ -9,6 +9,10 @@
 // owns. MemoryUsage is libhat-trie's own hattrie_sizeof plus the blobs. Not
 // thread-safe; concurrent reads are safe.
 //
+// libhat-trie allocates through a wrapper that calls exit(1) when malloc
+// fails, in inserts and in every iteration (GetNth, Scan), so this kind
+// cannot keep the out-of-memory contract of kv_store.h (StoreInfo says so).
+//
 // libhat-trie 0.1.2 reports the empty key present in a trie that never held
 // it (its lookup of a zero-length key returns the root's slot unchecked), so
 // the empty key is kept here, beside the trie, and visited first.

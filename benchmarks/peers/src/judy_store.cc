@@ -9,18 +9,11 @@ JudyStore::~JudyStore() {
 }
 
 bool JudyStore::PutImpl(std::string_view key, std::string_view value) {
-  if (values_.NeedsSwitch(value)) {
-    values_.SwitchToBlobMode(
-        [&](WordValues::SlotVisitor visit) { map_.ForEachSlot(visit); });
-  }
-  // The word is made first: a failed allocation then leaves the store
-  // unchanged, rather than a new key with an empty slot.
-  const Word_t word = values_.Make(value);
-  bool inserted;
-  Word_t* slot = map_.Insert(key, values_.MayHoldZero(), &inserted);
-  if (!inserted) values_.Release(*slot);
-  *slot = word;
-  return !inserted;
+  return values_.Store(
+      value, [&](WordValues::SlotVisitor visit) { map_.ForEachSlot(visit); },
+      [&](bool may_hold_zero, bool* inserted) {
+        return map_.Insert(key, may_hold_zero, inserted);
+      });
 }
 
 bool JudyStore::GetImpl(std::string_view key, std::string* value) const {
@@ -31,10 +24,11 @@ bool JudyStore::GetImpl(std::string_view key, std::string* value) const {
 }
 
 bool JudyStore::DeleteImpl(std::string_view key) {
-  Word_t* slot = map_.Find(key);
+  const Word_t* slot = map_.Find(key);
   if (slot == nullptr) return false;
-  values_.Release(*slot);
-  map_.Erase(key);
+  const Word_t word = *slot;
+  map_.Erase(key);  // first: if it throws, the value is still needed
+  values_.Release(word);
   AfterErase();
   return true;
 }
@@ -56,8 +50,9 @@ bool JudyStore::DeleteNth(uint64_t n) {
   if (n >= map_.size()) return false;
   EscapedJudySL::Cursor c(map_, "");
   for (uint64_t i = 0; i < n; ++i) c.Next();
-  values_.Release(*c.Slot());
-  map_.EraseEscaped(c.EscapedKey());
+  const Word_t word = *c.Slot();
+  map_.EraseEscaped(c.EscapedKey());  // first: it may throw
+  values_.Release(word);
   AfterErase();
   return true;
 }

@@ -10,6 +10,11 @@
 // the keys in order, O(n). MemoryUsage is unknown (JudySL reports no figure
 // of its own, in either mode); kvbench measures the process. Not
 // thread-safe; concurrent reads are safe.
+//
+// Out of memory: a Put or Delete that JudySL cannot finish reports it as
+// kv_store.h says, but JudySL may have lost another key on the way, or left
+// an empty level that ends its ordered walks there (escaped_judy_sl.h), so
+// this kind does not keep the contract (StoreInfo says so).
 
 #ifndef KVLAB_PEERS_JUDY_STORE_H_
 #define KVLAB_PEERS_JUDY_STORE_H_

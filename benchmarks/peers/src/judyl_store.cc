@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <limits>
+#include <new>
 
 namespace kvlab::peers {
 namespace {
@@ -75,30 +76,26 @@ Word_t* JudyLStore::FindSlot(std::string_view key) const {
 }
 
 bool JudyLStore::PutImpl(std::string_view key, std::string_view value) {
-  if (values_.NeedsSwitch(value)) {
-    values_.SwitchToBlobMode(
-        [&](WordValues::SlotVisitor visit) { ForEachSlot(visit); });
-  }
-  // The word is made first: a failed allocation then leaves the store
-  // unchanged, rather than a new key with an empty slot.
-  const Word_t word = values_.Make(value);
-  const bool may_hold_zero = values_.MayHoldZero();
-  bool inserted;
-  Word_t* slot;
-  if (key.size() == kIntKey) {
-    const Word_t index = FromBigEndian(key);
-    // A stored zero word looks like a new key's slot: look first then.
-    const bool existed =
-        may_hold_zero && JudyLGet(ints_, index, PJE0) != nullptr;
-    slot = reinterpret_cast<Word_t*>(JudyLIns(&ints_, index, PJE0));
-    inserted = may_hold_zero ? !existed : *slot == 0;
-    if (inserted) ++int_count_;
-  } else {
-    slot = others_.Insert(key, may_hold_zero, &inserted);
-  }
-  if (!inserted) values_.Release(*slot);
-  *slot = word;
-  return !inserted;
+  return values_.Store(
+      value, [&](WordValues::SlotVisitor visit) { ForEachSlot(visit); },
+      [&](bool may_hold_zero, bool* inserted) {
+        return key.size() == kIntKey
+                   ? InsertInt(key, may_hold_zero, inserted)
+                   : others_.Insert(key, may_hold_zero, inserted);
+      });
+}
+
+Word_t* JudyLStore::InsertInt(std::string_view key, bool may_hold_zero,
+                              bool* inserted) {
+  const Word_t index = FromBigEndian(key);
+  // A stored zero word looks like a new key's slot: look first then.
+  const bool existed = may_hold_zero && JudyLGet(ints_, index, PJE0) != nullptr;
+  PPvoid_t slot = JudyLIns(&ints_, index, PJE0);
+  // JudyLIns fails only when malloc does, leaving the array as it was.
+  if (slot == PPJERR) throw std::bad_alloc();
+  *inserted = may_hold_zero ? !existed : *reinterpret_cast<Word_t*>(slot) == 0;
+  if (*inserted) ++int_count_;
+  return reinterpret_cast<Word_t*>(slot);
 }
 
 bool JudyLStore::GetImpl(std::string_view key, std::string* value) const {
@@ -109,15 +106,20 @@ bool JudyLStore::GetImpl(std::string_view key, std::string* value) const {
 }
 
 bool JudyLStore::DeleteImpl(std::string_view key) {
-  Word_t* slot = FindSlot(key);
+  const Word_t* slot = FindSlot(key);
   if (slot == nullptr) return false;
-  values_.Release(*slot);
+  const Word_t word = *slot;
+  // The key goes first: if that throws, its value is still needed.
   if (key.size() == kIntKey) {
-    JudyLDel(&ints_, FromBigEndian(key), PJE0);
+    // JudyLDel fails only when malloc does, leaving the array as it was.
+    if (JudyLDel(&ints_, FromBigEndian(key), PJE0) == JERR) {
+      throw std::bad_alloc();
+    }
     --int_count_;
   } else {
     others_.Erase(key);
   }
+  values_.Release(word);
   AfterErase();
   return true;
 }

@@ -19,6 +19,10 @@
 // MemoryUsage is JudyL's own figure (JudyLMemUsed) plus the blobs in blob
 // mode, and unknown while the JudySL side is in use. Not thread-safe;
 // concurrent reads are safe.
+//
+// Out of memory: JudyL leaves its array as it was when malloc fails, but
+// the JudySL side may lose a key or end its walks early (judy_store.h), so
+// this kind does not keep the contract either (StoreInfo says so).
 
 #ifndef KVLAB_PEERS_JUDYL_STORE_H_
 #define KVLAB_PEERS_JUDYL_STORE_H_
@@ -55,6 +59,8 @@ class JudyLStore final : public KVStore {
  private:
   // The slot of `key` (null if absent), in whichever side holds its kind.
   Word_t* FindSlot(std::string_view key) const;
+  // EscapedJudySL::Insert for an 8-byte key, on the JudyL side.
+  Word_t* InsertInt(std::string_view key, bool may_hold_zero, bool* inserted);
   // One pair met by Merge. The key of a JudySL pair is decoded only when
   // asked for, so counting walks (GetNth) decode nothing.
   struct Item {

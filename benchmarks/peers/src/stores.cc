@@ -52,12 +52,14 @@ void RegisterBenchmarkPeers(StoreRegistry* registry) {
       .name = "judy",
       .description = "JudySL (libJudy), keys escaped so NUL bytes work; "
                      "8-byte values in the Judy word (else one blob each); "
-                     "GetNth walks, O(n)",
+                     "GetNth walks, O(n); JudySL may lose a key or end its "
+                     "walks early when malloc fails",
       .origin = "peer",
       .options = {},
       .ordered = true,
       .linear_nth = true,
       .sorted_input_cost = SortedInputCost::kLogarithmic,
+      .survives_allocation_failure = false,
       .factory = Make<peers::JudyStore>(),
   });
   registry->Add(StoreInfo{
@@ -65,23 +67,27 @@ void RegisterBenchmarkPeers(StoreRegistry* registry) {
       .description = "JudyL (libJudy) for 8-byte keys as big-endian "
                      "integers, GetNth by count, 8-byte values in the Judy "
                      "word (else one blob each); other keys in a JudySL "
-                     "beside it (GetNth then walks, O(n))",
+                     "beside it (GetNth then walks, O(n)), which may lose a "
+                     "key or end its walks early when malloc fails",
       .origin = "peer",
       .options = {},
       .ordered = true,
       .linear_nth = true,
       .sorted_input_cost = SortedInputCost::kLogarithmic,
+      .survives_allocation_failure = false,
       .factory = Make<peers::JudyLStore>(),
   });
   registry->Add(StoreInfo{
       .name = "hattrie",
       .description = "HAT-trie (Debian's libhat-trie), sorted iteration; "
-                     "GetNth and Scan's start walk, O(n)",
+                     "GetNth and Scan's start walk, O(n); libhat-trie exits "
+                     "when malloc fails",
       .origin = "peer",
       .options = {},
       .ordered = true,
       .linear_nth = true,
       .sorted_input_cost = SortedInputCost::kLogarithmic,
+      .survives_allocation_failure = false,
       .factory = Make<peers::HatTrieStore>(),
   });
 }

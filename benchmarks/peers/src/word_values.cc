@@ -1,6 +1,8 @@
 #include "word_values.h"
 
+#include <cstdint>
 #include <cstring>
+#include <new>
 
 #include "value_blob.h"
 
@@ -27,18 +29,54 @@ void WordValues::SwitchToBlobMode(SlotWalk walk) {
   } catch (...) {
     // The walk meets the slots in the same order again: the first
     // `converted` of them hold blobs made from their inline words.
-    walk([&](Word_t* slot) {
-      if (converted == 0) return;
-      --converted;
-      void* blob = ValueBlob::FromWord(*slot);
-      std::memcpy(slot, ValueBlob::View(blob).data(), kInlineSize);
-      ValueBlob::Delete(blob);
-    });
+    BlobsToWords(walk, converted);
     throw;
   }
   inline_ = false;
   zero_words_ = 0;
   blob_bytes_ = bytes;
+}
+
+uint64_t WordValues::BlobsToWords(SlotWalk walk, uint64_t count) {
+  uint64_t zeros = 0;
+  walk([&](Word_t* slot) {
+    if (count == 0) return;
+    --count;
+    void* blob = ValueBlob::FromWord(*slot);
+    std::memcpy(slot, ValueBlob::View(blob).data(), kInlineSize);
+    ValueBlob::Delete(blob);
+    if (*slot == 0) ++zeros;
+  });
+  return zeros;
+}
+
+bool WordValues::Store(std::string_view value, SlotWalk walk,
+                       SlotInsert insert) {
+  const bool switched = NeedsSwitch(value);
+  if (switched) SwitchToBlobMode(walk);
+  bool made = false;
+  Word_t word = 0;
+  bool inserted = false;
+  Word_t* slot;
+  try {
+    // The word is made first: a failed allocation then leaves no new key
+    // with an empty slot behind.
+    word = Make(value);
+    made = true;
+    slot = insert(MayHoldZero(), &inserted);
+  } catch (const std::bad_alloc&) {
+    if (made) Release(word);
+    if (switched) {
+      // Every stored value was 8 bytes a moment ago: inline again.
+      zero_words_ = BlobsToWords(walk, UINT64_MAX);
+      inline_ = true;
+      blob_bytes_ = 0;
+    }
+    throw;
+  }
+  if (!inserted) Release(*slot);
+  *slot = word;
+  return !inserted;
 }
 
 Word_t WordValues::Make(std::string_view value) {

@@ -66,6 +66,18 @@ class WordValues {
   // restored and the exception propagates, leaving the store unchanged.
   void SwitchToBlobMode(SlotWalk walk);
 
+  // Puts `value` in a key's slot: enters blob mode first if `value` needs
+  // it (`walk` visits every slot of the store), makes the word, calls
+  // `insert` for the key's slot and fills it, releasing the word it held.
+  // `insert(may_hold_zero, &inserted)` finds or adds the key (see
+  // MayHoldZero) and tells whether it added it. Returns true if the key was
+  // present. If an allocation fails (here, or `insert` throws
+  // std::bad_alloc having changed nothing), the words and the mode are as
+  // they were and the exception propagates.
+  using SlotInsert =
+      absl::FunctionRef<Word_t*(bool may_hold_zero, bool* inserted)>;
+  bool Store(std::string_view value, SlotWalk walk, SlotInsert insert);
+
   // The word that holds `value` in the current mode (which must fit it),
   // counted as stored. In blob mode this allocates, and may throw before
   // anything changes.
@@ -79,6 +91,10 @@ class WordValues {
   void Emptied();
 
  private:
+  // Turns the first `count` slots `walk` visits from blobs of 8 bytes back
+  // into inline words, freeing the blobs; returns how many words are 0.
+  static uint64_t BlobsToWords(SlotWalk walk, uint64_t count);
+
   bool inline_ = true;
   uint64_t zero_words_ = 0;  // stored words equal to 0 (inline mode only)
   size_t blob_bytes_ = 0;

@@ -1,14 +1,18 @@
 // What the conformance suite does not cover: the peers' registered traits,
-// the unordered stores' answers to order operations, judyl's two sides, and
-// the peers' own memory accounting.
+// the unordered stores' answers to order operations, the hash stores'
+// growth when memory runs out, judyl's two sides and its integer side when
+// memory runs out, and the peers' own memory accounting.
 
 #include <memory>
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "judyl_store.h"
 #include "kvlab/peers/stores.h"
 #include "kvlab/testing/differential.h"
+#include "kvlab/testing/failing_allocator.h"
 
 namespace kvlab {
 namespace {
@@ -69,6 +73,38 @@ TEST_F(PeersTest, UnorderedStoresAnswerNothingToOrderOperations) {
   }
 }
 
+// Each hash store grows from empty while every allocation of each insert
+// fails: the keys are short and the values empty, so nothing but the map's
+// own growth allocates in absl::flat_hash_map. A failed insert must leave
+// every pair there and the map working.
+TEST_F(PeersTest, HashStoresGrowWhileMemoryRunsOut) {
+  for (const char* name : {"std_unordered_map", "absl_flat_hash_map"}) {
+    std::unique_ptr<KVStore> store = Make(name);
+    int failed = 0;
+    for (int i = 0; i < 2000; ++i) {
+      const std::string key = absl::StrCat("k", i);  // no heap string
+      absl::StatusCode code;
+      {
+        testing::FailingAllocations failing(1, /*and_all_after=*/true);
+        code = store->Put(key, "").status().code();
+      }
+      if (code == absl::StatusCode::kOk) continue;
+      ++failed;
+      ASSERT_EQ(code, absl::StatusCode::kResourceExhausted) << name;
+      ASSERT_EQ(store->Size(), static_cast<uint64_t>(i)) << name;
+      for (int j = 0; j < i; ++j) {
+        ASSERT_TRUE(store->Get(absl::StrCat("k", j), nullptr)) << name << j;
+      }
+      EXPECT_FALSE(store->Get(key, nullptr)) << name;
+      ASSERT_TRUE(store->Put(key, "").ok()) << name;
+    }
+    EXPECT_EQ(store->Size(), 2000u) << name;
+    // std::unordered_map allocates a node for every insert; the flat map
+    // allocates only when it grows, a few times in 2000 keys.
+    EXPECT_GE(failed, 5) << name;
+  }
+}
+
 TEST_F(PeersTest, JudyLKeepsIntegerKeysInJudyLAndCountsThem) {
   std::unique_ptr<KVStore> store = Make("judyl");
   ASSERT_TRUE(store->MemoryUsage().has_value());
@@ -100,6 +136,40 @@ TEST_F(PeersTest, JudyLKeepsIntegerKeysInJudyLAndCountsThem) {
   EXPECT_EQ(first, BigEndian(6 * 0x0101010101ULL));
   EXPECT_EQ(
       store->Scan(std::string(9, '\xff'), [](auto, auto) { return true; }), 0u);
+}
+
+// JudyL leaves its array as it was when malloc fails, so judyl on 8-byte
+// keys alone keeps the out-of-memory contract: a Put of a new key whose
+// value needs blob mode, with every allocation failing from the k-th on,
+// for every k until the Put succeeds.
+TEST_F(PeersTest, JudyLIntegerKeysSurviveAFailedPut) {
+  if (!testing::MallocFailuresInjected()) {
+    GTEST_SKIP() << "libJudy allocates with malloc, which this build cannot "
+                    "fail";
+  }
+  for (uint64_t k = 1;; ++k) {
+    std::unique_ptr<KVStore> store = Make("judyl");
+    for (uint64_t i = 0; i < 100; ++i) {
+      ASSERT_TRUE(store->Put(BigEndian(i * 977), BigEndian(i)).ok());
+    }
+    absl::StatusCode code;
+    {
+      testing::FailingAllocations failing(k, /*and_all_after=*/true);
+      code = store->Put(BigEndian(12345), "not 8 bytes").status().code();
+    }
+    if (code == absl::StatusCode::kOk) break;
+    ASSERT_EQ(code, absl::StatusCode::kResourceExhausted) << k;
+    EXPECT_TRUE(static_cast<peers::JudyLStore&>(*store).InlineValues()) << k;
+    ASSERT_EQ(store->Size(), 100u) << k;
+    EXPECT_EQ(store->Scan("", [](auto, auto) { return true; }), 100u) << k;
+    for (uint64_t i = 0; i < 100; ++i) {
+      std::string value;
+      ASSERT_TRUE(store->Get(BigEndian(i * 977), &value)) << k;
+      EXPECT_EQ(value, BigEndian(i)) << k;
+    }
+    EXPECT_FALSE(store->Get(BigEndian(12345), nullptr)) << k;
+    ASSERT_LT(k, 1000u) << "the Put never succeeded";
+  }
 }
 
 TEST_F(PeersTest, JudyLDifferentialOnIntegerKeysWithInvariants) {

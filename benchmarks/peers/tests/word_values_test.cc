@@ -4,6 +4,7 @@
 #include "word_values.h"
 
 #include <cstring>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -100,6 +101,55 @@ TEST(WordValuesTest, FailedSwitchRestoresTheWordsAndStaysInline) {
   EXPECT_EQ(values.View(&words[3]), "44444444");
   for (Word_t word : words) values.Release(word);
   EXPECT_EQ(values.blob_bytes(), 0u);
+}
+
+// Store on a vector of words standing for a container: `insert` finds or
+// appends the slot of key `index`.
+TEST(WordValuesTest, StoreFillsTheSlotAndReleasesTheOldWord) {
+  WordValues values;
+  std::vector<Word_t> words;
+  words.reserve(8);  // the slots must not move
+  auto insert_at = [&](size_t index) {
+    return [&words, index](bool, bool* inserted) {
+      *inserted = index == words.size();
+      if (*inserted) words.push_back(0);
+      return &words[index];
+    };
+  };
+  EXPECT_FALSE(values.Store("11111111", WalkOf(words), insert_at(0)));
+  EXPECT_FALSE(values.Store(kZero, WalkOf(words), insert_at(1)));
+  EXPECT_TRUE(values.MayHoldZero());
+  EXPECT_TRUE(values.Store("22222222", WalkOf(words), insert_at(1)));
+  EXPECT_FALSE(values.MayHoldZero());  // the zero word was released
+  EXPECT_TRUE(values.Store("short", WalkOf(words), insert_at(0)));
+  EXPECT_FALSE(values.inline_mode());
+  EXPECT_EQ(values.View(&words[0]), "short");
+  EXPECT_EQ(values.View(&words[1]), "22222222");
+  for (Word_t word : words) values.Release(word);
+}
+
+// An insert that runs out of memory after Store switched to blob mode for
+// its value: the words are inline again, zero count included.
+TEST(WordValuesTest, FailedInsertUndoesTheSwitch) {
+  WordValues values;
+  std::vector<Word_t> words = {values.Make("11111111"), values.Make(kZero)};
+  const std::vector<Word_t> before = words;
+  auto failing_insert = [](bool, bool*) -> Word_t* { throw std::bad_alloc(); };
+  EXPECT_THROW(values.Store("short", WalkOf(words), failing_insert),
+               std::bad_alloc);
+  EXPECT_EQ(words, before);
+  EXPECT_TRUE(values.inline_mode());
+  EXPECT_TRUE(values.MayHoldZero());
+  EXPECT_EQ(values.blob_bytes(), 0u);
+  // In blob mode already, only the new value's blob is given back.
+  values.SwitchToBlobMode(WalkOf(words));
+  const size_t blob_bytes = values.blob_bytes();
+  EXPECT_THROW(values.Store("short", WalkOf(words), failing_insert),
+               std::bad_alloc);
+  EXPECT_FALSE(values.inline_mode());
+  EXPECT_EQ(values.blob_bytes(), blob_bytes);
+  EXPECT_EQ(values.View(&words[0]), "11111111");
+  for (Word_t word : words) values.Release(word);
 }
 
 }  // namespace

@@ -6,8 +6,10 @@
 // lookup allocates nothing; only an insert builds a std::string. Such maps
 // keep no subtree sizes, so GetNth/DeleteNth walk an iterator from the
 // nearer end, O(n) per call: showing what that costs on the course workload
-// is the point of these peers. MemoryUsage is unknown (the memory is spread
-// over the map's nodes and the strings' buffers; kvbench measures the
+// is the point of these peers. A Put whose allocation fails leaves every
+// pair as it was (the map's own shape, a B-tree's node split, may differ;
+// only the pairs are the store's state). MemoryUsage is unknown (the memory is
+// spread over the map's nodes and the strings' buffers; kvbench measures the
 // process instead). Not thread-safe.
 #ifndef KVLAB_SORTED_MAP_STORE_H_
 #define KVLAB_SORTED_MAP_STORE_H_
@@ -17,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "kvlab/kv_store.h"
 
@@ -25,6 +28,11 @@ namespace kvlab {
 template <typename Map, typename ToKey>
 class SortedMapStore : public KVStore {
  public:
+  // `map_args` construct the map (an allocator, for instance).
+  template <typename... MapArgs>
+  explicit SortedMapStore(MapArgs&&... map_args)
+      : map_(std::forward<MapArgs>(map_args)...) {}
+
   bool GetNth(uint64_t n, std::string* key, std::string* value) const override {
     if (n >= map_.size()) return false;
     auto it = NthIterator(n);
@@ -50,9 +58,17 @@ class SortedMapStore : public KVStore {
 
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override {
-    auto [it, inserted] = map_.try_emplace(std::string(key));
-    it->second.assign(value);
-    return !inserted;
+    auto it = map_.lower_bound(ToKey()(key));
+    if (it != map_.end() && it->first == key) {
+      it->second.assign(value);  // a std::string keeps itself if this throws
+      return true;
+    }
+    // Both strings are built before the map changes and are moved in, so a
+    // failed allocation (theirs or the map's) leaves no half-made entry.
+    std::string new_key(key);
+    std::string new_value(value);
+    map_.emplace_hint(it, std::move(new_key), std::move(new_value));
+    return false;
   }
   bool GetImpl(std::string_view key, std::string* value) const override {
     auto it = map_.find(ToKey()(key));

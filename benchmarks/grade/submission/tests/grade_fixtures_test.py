@@ -84,8 +84,8 @@ def make_submission(kit, variant, parent):
         if result.returncode != 0:
             raise AssertionError(
                 f"{variant}.patch no longer applies to the kit's stage 1; "
-                f"remake it against the current sources:\n{result.stdout}"
-                f"{result.stderr}")
+                "remake the patches with fixtures/stage1/make_patches.py:\n"
+                f"{result.stdout}{result.stderr}")
     return submission
 
 

@@ -22,6 +22,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "kvlab/kv_store.h"
@@ -64,6 +66,22 @@ class AvlStore final : public KVStore {
 
   // OK if every invariant above holds, otherwise the first violation. O(n).
   absl::Status CheckInvariants() const override;
+
+  // The number of keys smaller than `key` (its rank, if present), and the
+  // number of keys k with lo <= k < hi (0 unless lo < hi). O(height), by the
+  // subtree sizes: exercise 2 of docs/stage1_bst.md.
+  uint64_t Rank(std::string_view key) const;
+  uint64_t CountRange(std::string_view lo, std::string_view hi) const;
+
+  // Fills an empty store with `pairs`, whose keys ascend strictly, in O(n)
+  // time, with no comparison of keys in the tree and no rotation: a
+  // perfectly balanced tree, every level full but the last (exercise 3 of
+  // docs/stage1_bst.md). FailedPrecondition if the store is not empty,
+  // InvalidArgument if the keys do not ascend or a key or value exceeds its
+  // limit, ResourceExhausted if memory runs out; the store is then as it
+  // was.
+  absl::Status LoadSorted(
+      const std::vector<std::pair<std::string, std::string>>& pairs);
 
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;

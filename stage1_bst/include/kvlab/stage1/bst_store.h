@@ -65,6 +65,12 @@ class BstStore final : public KVStore {
   // OK if every invariant above holds, otherwise the first violation. O(n).
   absl::Status CheckInvariants() const override;
 
+  // The number of keys smaller than `key` (its rank, if present), and the
+  // number of keys k with lo <= k < hi (0 unless lo < hi). O(height), by the
+  // subtree sizes: exercise 2 of docs/stage1_bst.md.
+  uint64_t Rank(std::string_view key) const;
+  uint64_t CountRange(std::string_view lo, std::string_view hi) const;
+
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;
   bool GetImpl(std::string_view key, std::string* value) const override;

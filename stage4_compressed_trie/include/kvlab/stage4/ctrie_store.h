@@ -7,9 +7,17 @@
 // value. Each node keeps, next to each child pointer, the number of keys in
 // that child's subtree, so GetNth and DeleteNth walk one root-to-key path,
 // O(depth x fan-out). Nodes are exact-size blocks from a pool of per-size-
-// class free lists carved from 2 MiB slabs (src/node_pool.h); a change to a
-// node's label, value or child set builds a replacement node and swaps one
-// pointer (copy on write), which is what the lock-free readers rely on.
+// class free lists carved from 2 MiB slabs, which go back to the system once
+// nothing in them is live (src/node_pool.h); a change to a node's label,
+// value or child set builds a replacement node and swaps one pointer (copy
+// on write), which is what the lock-free readers rely on.
+//
+// Out of memory (kv_store.h): a write allocates only while it builds its
+// replacement nodes, before it changes anything, so a failed allocation
+// leaves the store as it was. A delete builds one node, smaller than the
+// ones it frees, from the pool's free blocks; under rcu a writer short of
+// memory first frees the nodes earlier writes retired. So deleting keeps
+// working, and freeing memory, when the system has none left to give.
 //
 // Options (spec "ctrie:opt=v:opt=v"):
 //   compress=full|suffix  full (default): every single-child chain is one
@@ -98,6 +106,9 @@ class CTrieStore final : public KVStore {
 
   // sizeof(CTrieStore) plus what the pool holds: its slabs in full (used or
   // not) and its tables; in malloc mode the requested bytes of live nodes.
+  // Plus the writer's scratch and (rcu) the list of retired nodes. A store
+  // emptied by deletes holds at most one slab more than a new one (under
+  // rcu: unless a reader still holds nodes it retired).
   std::optional<size_t> MemoryUsage() const override;
   bool IsThreadSafe() const override;
 
@@ -138,6 +149,13 @@ class CTrieStore final : public KVStore {
 
  private:
   using Node = stage4::Node;
+  // lock=rcu: retired nodes are freed in batches of about this many.
+  static constexpr size_t kRetiredPerCollect = 256;
+  // A path holds at most one node per key byte plus the root; a write
+  // replaces at most the nodes on its path plus two (a merged child and a
+  // deleted leaf), and builds at most one node per key byte plus three (a
+  // suffix-mode split's chain).
+  static constexpr size_t kMaxNodesPerWrite = kMaxKeySize + 3;
   struct PathStep {
     Node* node;
     size_t child;  // index in `node` of the next node on the path
@@ -155,9 +173,14 @@ class CTrieStore final : public KVStore {
   template <typename Write>
   auto WithWriteLock(Write write);
 
-  // Writes (write.cc); the caller holds the write side of the lock.
+  // Writes (write.cc); the caller holds the write side of the lock. A write
+  // descends, builds the replacement nodes (the only step that allocates),
+  // then publishes them; if building throws std::bad_alloc, the WriteScope
+  // frees what was built and releases the locks, and nothing has changed.
+  class WriteScope;
   bool PutLocked(std::string_view key, std::string_view value);
   bool DeleteLocked(std::string_view key);
+  void* AllocateNode(size_t bytes, bool align8);
   Node* NewNode(size_t children, std::string_view label, bool has_value,
                 std::string_view value);
   Node* CopyWithValue(const Node* x, bool has_value, std::string_view value);
@@ -170,9 +193,11 @@ class CTrieStore final : public KVStore {
                    std::string_view rest, std::string_view value);
   uint32_t CountOf(size_t depth) const;
   void WriteLock(Node* x);
+  void Publish(Node* replacement, int64_t delta);
   void Replace(Node* replacement, int64_t delta);
-  void FinishWrite();
-  void Discard(Node* x);  // frees a node never published
+  void EndWrite(bool published);
+  void CollectRetired();  // lock=rcu: frees the retired nodes no reader holds
+  void Discard(Node* x);  // frees a node built by this write, never published
   void FreeNode(void* x, size_t bytes);
 
   // Debugging (debug.cc); the caller excludes writers.
@@ -195,11 +220,15 @@ class CTrieStore final : public KVStore {
   // lock=rcu: odd while the writer changes counts; GetNth validates it.
   alignas(64) std::atomic<uint64_t> sequence_{0};
 
-  // Writer scratch, used only while the write lock is held.
+  // Writer scratch, used only while the write lock is held. Each is reserved
+  // for the longest key when the store is made, so a write never has to
+  // grow one (and so cannot fail half-way for want of memory).
   std::vector<PathStep> path_;
-  std::vector<Node*> write_locked_;
-  std::vector<Node*> retired_;
-  std::string scratch_;
+  std::vector<Node*> write_locked_;  // lock=node: inner nodes locked
+  std::vector<Node*> fresh_;         // built by this write, not yet published
+  std::vector<Node*> retired_;       // replaced by this write
+  std::string scratch_;              // a merged label
+  std::string nth_key_;              // DeleteNth's key
 };
 
 }  // namespace kvlab

@@ -38,6 +38,16 @@
 //     use-after-poison.
 //   - Pointers change only when their owner calls Reallocate, or during a
 //     compaction the owner starts (below).
+//   - Out of memory: a call that needs memory the system refuses (an mmap
+//     for a new bin, a bin or metabin descriptor, a table's growth, a heap
+//     block; or a 2^14th metabin, which pointers cannot name) throws
+//     std::bad_alloc and leaves the manager as it was, every pointer and
+//     byte unchanged. That is Allocate, AllocateWith, Reallocate,
+//     AllocateChained, ResizeSlot and BeginCompaction; each does its
+//     fallible steps before its first change. Free, Resolve, Forward and
+//     FinishCompaction never fail, and neither does a Reallocate that
+//     ResizesInPlace allows: an owner can undo its own changes without
+//     memory.
 //
 // One manager per arena: it has no global state. Not thread-safe; the
 // arena's lock serialises calls.
@@ -48,8 +58,10 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "kvlab/stage5/hyperion_pointer.h"
 #include "kvlab/stage5/memory_stats.h"
@@ -86,10 +98,20 @@ class MemoryManager {
   // `fit` matters only past kMaxSmallSize: kExact leaves out the heap
   // block's over-allocation, for memory that is not expected to grow.
   HyperionPointer Allocate(size_t size, Fit fit = Fit::kRoomToGrow);
+  // Allocate(size, fit) holding the concatenation of `parts` (at most
+  // `size` bytes in all) and zeros after it: moves bytes into a new
+  // allocation without clearing it first.
+  HyperionPointer AllocateWith(size_t size,
+                               std::initializer_list<std::string_view> parts,
+                               Fit fit = Fit::kRoomToGrow);
   // Resizes `hp`'s allocation to `new_size` bytes, as described above.
   // Reallocate(null, n) is Allocate(n); Reallocate(hp, 0) frees hp and
   // returns null. `hp` must not be chained.
   HyperionPointer Reallocate(HyperionPointer hp, size_t new_size);
+  // True if Reallocate(hp, new_size) would keep both `hp` and its address
+  // (new_size in hp's 32-byte class, or a superbin 0 block that need not
+  // move): such a Reallocate allocates nothing and cannot fail.
+  bool ResizesInPlace(HyperionPointer hp, size_t new_size) const;
   // Frees an allocation or a chained pointer with all its slots. Null is a
   // no-op.
   void Free(HyperionPointer hp);
@@ -164,7 +186,11 @@ class MemoryManager {
   std::string CheckConsistency() const;
 
  private:
-  HyperionPointer AllocateExtended(size_t size, Fit fit);
+  HyperionPointer AllocateExtended(
+      size_t size, Fit fit, std::initializer_list<std::string_view> parts);
+  // Copies `parts` one after another to `to`; returns the bytes copied.
+  static size_t CopyParts(char* to,
+                          std::initializer_list<std::string_view> parts);
   ExtendedRecord* Record(HyperionPointer hp) const;
   // Resizes the heap block of `record` to hold `new_size` bytes in a block
   // of `new_held` (0 frees it), keeping the contract.
