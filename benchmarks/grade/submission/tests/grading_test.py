@@ -492,6 +492,18 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(data["parts"][1]["details"][1]["next_step"],
                          "Unlink (docs/a.md#3)")
 
+    def test_the_table_leaves_out_clean_reruns(self):
+        grade = sample_grade()
+        grade.parts.append(report.Part(
+            "asan_clean", "ASan+UBSan", 0, 20, False, 0.0, "b: leak", [
+                report.Detail("sanitizer", "a", True, "clean"),
+                report.Detail("sanitizer", "b", False, "LeakSanitizer: x")]))
+        table = report.format_table(grade)
+        self.assertNotIn("clean", table)
+        self.assertIn("LeakSanitizer: x", table)
+        block = report.format_block(grade)
+        self.assertIn("sanitizer: a | PASS | clean", block)
+
     def test_numbers(self):
         self.assertEqual(report.points(10.0), "10")
         self.assertEqual(report.points(60 / 9), "6.7")
