@@ -69,6 +69,10 @@ HASH_CUT = re.compile(r"^\s*# handout: cut\s*$")
 HASH_END = re.compile(r"^\s*# handout: end\s*$")
 HASH_ANY = re.compile(r"^\s*# handout:")
 LAST_IDENTIFIER = re.compile(r"([A-Za-z_]\w*)$")
+# Instructor material a handout leaves out: the submission grader's broken
+# copies of the reference (patches that quote it) and its sample private
+# tests (docs/grading.md).
+INSTRUCTOR_ONLY = ("benchmarks/grade/submission/tests/fixtures/",)
 
 
 class MarkerError(Exception):
@@ -391,7 +395,8 @@ def main(argv):
                         help="print the functions left to the student")
     args = parser.parse_args(argv[1:])
     root = os.path.abspath(args.source)
-    files = tracked_files(root)
+    files = [f for f in tracked_files(root)
+             if not f.startswith(INSTRUCTOR_ONLY)]
     dirs = stage_dirs(files)
     try:
         available = marked_stages(root, files, dirs)

@@ -27,6 +27,7 @@ be (a usage error, a missing folder, a bad rubric or groups file).
 
 import argparse
 import contextlib
+import dataclasses
 import fcntl
 import os
 import shutil
@@ -226,7 +227,7 @@ class Grader:
             builds={name: self.describe_build(b) for name, b in builds.items()},
             options={"n": self.args.n, "threads": self.args.threads,
                      "seconds": self.args.seconds, "seed": SEED},
-            limits={k: v for k, v in vars(self.limits).items()},
+            limits=dataclasses.asdict(self.limits),
             parts=grade_parts, workload=workload, notes=list(self.notes),
             logs=self.logs)
 
@@ -275,9 +276,7 @@ class Grader:
         reason = ""
         if failed:
             name, b = failed[0]
-            title = "Release" if name == "release" else [
-                t for _, (d, _, t) in parts.SANITIZERS.items() if d == name][0]
-            reason = f"{title} build failed: {b.reason}"
+            reason = f"{parts.build_title(name)} build failed: {b.reason}"
         return report.Part("build", "build", earned,
                            rule.points if rule else 0, passed, value, reason)
 

@@ -22,10 +22,18 @@ SANITIZERS = {
 }
 
 
+def build_title(name):
+    """'Release' for the release build, 'ASan+UBSan' for asan, ..."""
+    for directory, _, title in SANITIZERS.values():
+        if directory == name:
+            return title
+    return "Release" if name == "release" else name
+
+
 @dataclasses.dataclass
 class Limits:
     build_timeout: float = 3600
-    build_memory_mib: int = 8192  # per compiler or linker process
+    build_memory_mib: int = 8192  # resident, a whole build's processes
     group_timeout: float = 300
     sanitizer_timeout: float = 900
     workload_timeout: float = 900
