@@ -8,6 +8,7 @@
 #                           sets: results/ (JSON lines, CSV, Markdown, charts)
 #   make grade STORE=avl    the course grade of one store (benchmarks/rubric.txt)
 #   make fuzz STORE=ctrie   the differential fuzzer on one store (docs/testing.md)
+#   make grade SUBMISSION=dir STAGE=stage1   a student's tree (docs/grading.md)
 #
 # Words before an action modify it: a stage (stage1 ... stage5) narrows it,
 # asan / tsan switch to a sanitized build in its own directory.
@@ -37,9 +38,10 @@ endif
 # builds elsewhere (the install test builds a fresh one).
 RELEASE_DIR ?= build/release
 CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
-# Tests labelled `long` (stage 5's 2,000,000-operation differential runs) only
-# run with LONG=1.
-CTEST_LABEL += $(if $(LONG),,-LE '^long$$')
+# Tests labelled `long` (stage 5's 2,000,000-operation differential runs) and
+# `grade_full` (the submission grader on the kit and its broken copies, which
+# builds the kit twice more) only run with LONG=1.
+CTEST_LABEL += $(if $(LONG),,-LE '^(long|grade_full)$$')
 JOBS ?= 2
 PREFIX ?= /usr/local
 # Extra flags for kvbench, e.g. make bench BENCH_FLAGS="--repeat=3".
@@ -77,6 +79,18 @@ N ?= 10000000
 THREADS ?= 4
 SECONDS ?= 10
 GRADE_FLAGS ?=
+# make grade SUBMISSION=dir STAGE=stageN [PRIVATE_TESTS=dir N=... ...]: a
+# student's tree built and graded part by part (docs/grading.md) by
+# benchmarks/grade/submission/grade_submission.py; the JSON goes to
+# $(GRADES)/<folder name>-<stage>.json. N, THREADS and SECONDS pass on only
+# when given (the grader's defaults: 1,000,000, 4 and 5).
+# make leaderboard [GRADES=dir] ranks the grades there.
+SUBMISSION ?=
+PRIVATE_TESTS ?=
+GRADES ?= $(RESULTS)/grades
+SUBMISSION_FLAGS ?=
+GIVEN = $(filter command line,$(origin $(1)))
+GRADE_SUBMISSION = benchmarks/grade/submission
 # The store a stage's tools run on unless STORE= names one.
 STAGE_STORE_stage1 := avl
 STAGE_STORE_stage2 := btree
@@ -99,9 +113,9 @@ KVBENCH = $(RELEASE_DIR)/benchmarks/kvbench
 TOOL_RUN = $(KVBENCH) --in_process --allow_memory_overcommit \
   --store=$(TOOL_STORE) --dataset=course --phases=load,get,scan
 
-.PHONY: help deps build test exercises bench grade handout install memcheck \
-        massif profile heapprofile format format-check clean stage1 stage2 \
-        stage3 stage4 stage5 asan tsan fuzz fuzz-build fuzz-check
+.PHONY: help deps build test exercises bench grade leaderboard handout install \
+        memcheck massif profile heapprofile format format-check clean stage1 \
+        stage2 stage3 stage4 stage5 asan tsan fuzz fuzz-build fuzz-check
 
 help:
 	@echo "kvlab make targets:"
@@ -117,6 +131,9 @@ help:
 	@echo "  make grade STORE=avl      the course grade: load N=10M, checked phase, 4 threads x 10 s;"
 	@echo "                            thresholds in benchmarks/rubric.txt (N= THREADS= SECONDS= STAGE=)"
 	@echo "  make stageN grade         the grade of the stage's store (stage1 avl ... stage5 hyperion)"
+	@echo "  make grade SUBMISSION=dir STAGE=stageN   a student's tree: build, test groups,"
+	@echo "                            sanitizers, workload (PRIVATE_TESTS=dir; docs/grading.md)"
+	@echo "  make leaderboard          rank the submission grades in GRADES (results/grades)"
 	@echo "  make [stageN] massif      valgrind massif on kvbench: peak heap, top allocation sites"
 	@echo "  make [stageN] profile     gperftools CPU profile of kvbench: text report and call graph"
 	@echo "  make [stageN] heapprofile gperftools heap profile of kvbench after load"
@@ -193,7 +210,17 @@ bench: $(RELEASE_DIR)/build.ninja
 	  $(if $(filter 1,$(DOCS)),--docs docs) || status=1; \
 	exit $$status
 
-grade: $(RELEASE_DIR)/build.ninja
+grade: $(if $(SUBMISSION),,$(RELEASE_DIR)/build.ninja)
+ifneq ($(SUBMISSION),)
+	@cmake/deps.sh build
+	@if [ -z "$(STAGE)" ]; then echo "make grade SUBMISSION=...: name the stage, e.g. STAGE=stage1 (or make stage1 grade SUBMISSION=...)" >&2; exit 2; fi
+	/usr/bin/python3 $(GRADE_SUBMISSION)/grade_submission.py \
+	  --submission=$(SUBMISSION) --stage=$(STAGE) --jobs=$(JOBS) \
+	  --json=$(GRADES)/$(notdir $(abspath $(SUBMISSION)))-$(STAGE).json \
+	  $(if $(PRIVATE_TESTS),--private-tests=$(PRIVATE_TESTS)) \
+	  $(if $(call GIVEN,N),--n=$(N)) $(if $(call GIVEN,THREADS),--threads=$(THREADS)) \
+	  $(if $(call GIVEN,SECONDS),--seconds=$(SECONDS)) $(SUBMISSION_FLAGS)
+else
 	@cmake/deps.sh build
 	$(if $(ALLOCATOR),@cmake/deps.sh bench)
 	@if [ -z "$(GRADE_STORE)" ]; then echo "make grade: name the store, e.g. make grade STORE=avl (or make stage2 grade)" >&2; exit 2; fi
@@ -202,6 +229,10 @@ grade: $(RELEASE_DIR)/build.ninja
 	$(PRELOAD) $(RELEASE_DIR)/benchmarks/kvgrade --store=$(GRADE_STORE) --n=$(N) \
 	  --threads=$(THREADS) --seconds=$(SECONDS) $(if $(STAGE),--stage=$(STAGE)) \
 	  --json=$(RESULTS)/grade-$(subst :,_,$(GRADE_STORE)).json $(GRADE_FLAGS)
+endif
+
+leaderboard:
+	/usr/bin/python3 $(GRADE_SUBMISSION)/leaderboard.py $(GRADES)
 
 massif: $(RELEASE_DIR)/build.ninja
 	@cmake/deps.sh memcheck

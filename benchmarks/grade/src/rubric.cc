@@ -12,6 +12,12 @@
 
 namespace kvgrade {
 
+const std::vector<std::string>& SubmissionPartNames() {
+  static const std::vector<std::string> names = {
+      "build", "test_groups", "asan_clean", "tsan_clean", "private_tests"};
+  return names;
+}
+
 absl::StatusOr<std::vector<RubricRule>> ParseRubric(
     std::string_view text, const std::vector<std::string>& known_metrics) {
   std::vector<RubricRule> rules;
@@ -36,14 +42,20 @@ absl::StatusOr<std::vector<RubricRule>> ParseRubric(
     rule.stage = std::string(fields[0]);
     rule.metric = std::string(fields[1]);
     rule.op = std::string(fields[2]);
-    if (std::find(known_metrics.begin(), known_metrics.end(), rule.metric) ==
-        known_metrics.end()) {
+    const std::vector<std::string>& parts = SubmissionPartNames();
+    const bool part =
+        std::find(parts.begin(), parts.end(), rule.metric) != parts.end();
+    if (!part && std::find(known_metrics.begin(), known_metrics.end(),
+                           rule.metric) == known_metrics.end()) {
       return error(absl::StrCat("unknown metric '", rule.metric, "' (known: ",
-                                absl::StrJoin(known_metrics, ", "), ")"));
+                                absl::StrJoin(known_metrics, ", "), "; ",
+                                absl::StrJoin(parts, ", "), ")"));
     }
-    if (rule.op != ">=" && rule.op != "<=" && rule.op != "==") {
-      return error(
-          absl::StrCat("unknown operator '", rule.op, "' (use >=, <= or ==)"));
+    if (rule.op != ">=" && rule.op != "<=" && rule.op != "==" &&
+        !(part && rule.op == "share")) {
+      return error(absl::StrCat(
+          "unknown operator '", rule.op,
+          part ? "' (use >=, <=, == or share)" : "' (use >=, <= or ==)"));
     }
     if (!absl::SimpleAtod(fields[3], &rule.threshold) ||
         !std::isfinite(rule.threshold)) {
@@ -53,7 +65,7 @@ absl::StatusOr<std::vector<RubricRule>> ParseRubric(
       return error(absl::StrCat("points '", fields[4],
                                 "' is not a non-negative integer"));
     }
-    rules.push_back(std::move(rule));
+    if (!part) rules.push_back(std::move(rule));
   }
   if (rules.empty()) return absl::InvalidArgumentError("rubric has no rules");
   return rules;

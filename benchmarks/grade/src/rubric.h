@@ -11,6 +11,11 @@
 // A rule whose stage is '*' applies to every stage. The metrics are those
 // GradeMetrics names (grade_run.h): correct, load_seconds, tps,
 // cpu_seconds, peak_rss_mib, bytes_per_key. The operators are >=, <= and ==.
+//
+// The same file holds the parts only a submission grade judges (make grade
+// SUBMISSION=dir, benchmarks/grade/submission/): the metrics
+// SubmissionPartNames() lists, which may also use the operator `share`.
+// ParseRubric checks those lines like any other and then leaves them out.
 
 #ifndef KVGRADE_RUBRIC_H_
 #define KVGRADE_RUBRIC_H_
@@ -33,8 +38,13 @@ struct RubricRule {
   int line = 0;  // in the rubric file, for messages
 };
 
+// The metrics of the submission grade's parts: build, test_groups,
+// asan_clean, tsan_clean, private_tests.
+const std::vector<std::string>& SubmissionPartNames();
+
 // Parses rubric text; an error names the line and what is wrong with it.
-// `known_metrics` are the names a rule may use.
+// `known_metrics` are the names a rule may use besides the submission
+// parts, whose lines are checked and left out of the result.
 absl::StatusOr<std::vector<RubricRule>> ParseRubric(
     std::string_view text, const std::vector<std::string>& known_metrics);
 

@@ -48,6 +48,23 @@ TEST(RubricTest, ErrorsNameTheLine) {
               HasSubstr("no rules"));
 }
 
+TEST(RubricTest, SubmissionPartsAreCheckedThenLeftToTheSubmissionGrader) {
+  const std::vector<std::string>& m = GradeMetricNames();
+  absl::StatusOr<std::vector<RubricRule>> rules = ParseRubric(
+      "* correct == 1 40\n* build == 1 10\n* test_groups share 1 60\n"
+      "stage4 tsan_clean == 1 10\n",
+      m);
+  ASSERT_TRUE(rules.ok()) << rules.status();
+  ASSERT_EQ(rules->size(), 1u);
+  EXPECT_EQ((*rules)[0].metric, "correct");
+  EXPECT_THAT(ParseRubric("* build >= x 10\n", m).status().message(),
+              HasSubstr("line 1: threshold 'x'"));
+  EXPECT_THAT(ParseRubric("* tps share 1 10\n", m).status().message(),
+              HasSubstr("unknown operator 'share' (use >=, <= or ==)"));
+  EXPECT_THAT(ParseRubric("* asan_clean > 1 10\n", m).status().message(),
+              HasSubstr("(use >=, <=, == or share)"));
+}
+
 TEST(RubricTest, TheShippedRubricParsesAndCoversEveryStage) {
   absl::StatusOr<std::vector<RubricRule>> rules =
       ReadRubric(KVGRADE_SOURCE_RUBRIC, GradeMetricNames());

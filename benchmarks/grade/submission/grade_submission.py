@@ -1,0 +1,448 @@
+#!/usr/bin/env python3
+"""Grades a student's kvlab tree for one stage (docs/grading.md).
+
+    make grade SUBMISSION=dir STAGE=stageN [PRIVATE_TESTS=dir] [N=...]
+    grade_submission.py --submission DIR --stage stageN [flags]
+
+The submission is a kvlab tree (a handout with the student's code). The
+grade builds the instructor's kit (this checkout) with the submission's
+stageN_*/src and stageN_*/include put in, everything else, tests included,
+from the kit; then, each in its own processes under a time and a memory
+limit:
+
+  build          Release, and every sanitizer build the rubric asks for
+  test groups    the stage's tests/groups.txt, one process per group
+  sanitizers     the groups that pass, rerun under ASan+UBSan (and TSan
+                 where the rubric has tsan_clean): clean or not
+  private tests  PRIVATE_TESTS=dir: the instructor's extra gtest files,
+                 compiled against the submission
+  workload       kvgrade on the stage's store at N pairs (default
+                 1,000,000): load, checked phase, timed threads, memory
+
+Points come from benchmarks/rubric.txt. Prints a table and a
+<<< BEGIN GRADE ... >>> END GRADE block, and writes the JSON. Exit status:
+0 when the submission was graded, whatever its score; 2 when it could not
+be (a usage error, a missing folder, a bad rubric or groups file).
+"""
+
+import argparse
+import contextlib
+import fcntl
+import os
+import shutil
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from grading import groups as groups_mod  # noqa: E402
+from grading import machine, parts, report, rubric, source_tree  # noqa: E402
+
+KIT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+# The store each stage's workload runs on (the Makefile's STAGE_STORE_*).
+STAGE_STORES = {"stage1": "avl", "stage2": "btree", "stage3": "trie_bst",
+                "stage4": "ctrie", "stage5": "hyperion"}
+DEFAULT_N = 1_000_000
+DEFAULT_THREADS = 4
+DEFAULT_SECONDS = 5.0
+SEED = 42
+
+
+def parse_args(argv):
+    limits = parts.Limits()
+    p = argparse.ArgumentParser(
+        description="Grades a student's kvlab tree for one stage.",
+        epilog="docs/grading.md explains every part and the rubric.")
+    p.add_argument("--submission", required=True,
+                   help="the student's kvlab tree")
+    p.add_argument("--stage", required=True, help="stage1 ... stage5")
+    p.add_argument("--name", help="the submission's name in the report "
+                   "(default: the folder's name)")
+    p.add_argument("--kit", default=KIT, help="the instructor's kvlab "
+                   "checkout (default: the one holding this script)")
+    p.add_argument("--work", help="where trees, builds and logs go (default: "
+                   "KIT/build/grade/STAGE; kept between grades so that a "
+                   "class builds the kit once)")
+    p.add_argument("--json", help="also write the grade's JSON here")
+    p.add_argument("--private-tests", help="a folder of extra GoogleTest .cc "
+                   "files compiled against the submission")
+    p.add_argument("--rubric", help="default: KIT/benchmarks/rubric.txt")
+    p.add_argument("--groups", help="the test groups (default: the kit's "
+                   "STAGE_*/tests/groups.txt, else one group per binary)")
+    p.add_argument("--store", help="the workload's store (default: the "
+                   "stage's: " + ", ".join(f"{k} {v}" for k, v in
+                                            STAGE_STORES.items()) + ")")
+    p.add_argument("--n", type=int, default=DEFAULT_N,
+                   help=f"workload pairs (default {DEFAULT_N:,})")
+    p.add_argument("--threads", type=int, default=DEFAULT_THREADS)
+    p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS,
+                   help="the timed phase's length")
+    p.add_argument("--jobs", type=int, default=limits.jobs)
+    p.add_argument("--build-timeout", type=float,
+                   default=limits.build_timeout)
+    p.add_argument("--group-timeout", type=float,
+                   default=limits.group_timeout,
+                   help="seconds for one test group in Release")
+    p.add_argument("--sanitizer-timeout", type=float,
+                   default=limits.sanitizer_timeout,
+                   help="seconds for one group under a sanitizer")
+    p.add_argument("--workload-timeout", type=float,
+                   default=limits.workload_timeout)
+    p.add_argument("--memory-mib", type=int, default=limits.memory_mib,
+                   help="address space of a test process")
+    p.add_argument("--sanitizer-memory-mib", type=int,
+                   default=limits.sanitizer_memory_mib,
+                   help="resident memory of a sanitized test process")
+    p.add_argument("--workload-memory-mib", type=int,
+                   default=limits.workload_memory_mib)
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress lines on stderr")
+    args = p.parse_args(argv)
+    if args.n <= 0 or args.threads <= 0 or args.seconds <= 0:
+        p.error("--n, --threads and --seconds must be positive")
+    return args
+
+
+@contextlib.contextmanager
+def locked(work):
+    """One grade at a time in a work folder (they share its builds)."""
+    with open(os.path.join(work, ".lock"), "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"grade: waiting for the grade running in {work}",
+                  file=sys.stderr)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+class Grader:
+    def __init__(self, args):
+        self.args = args
+        self.kit = os.path.abspath(args.kit)
+        self.submission = os.path.abspath(args.submission)
+        if not os.path.isdir(self.submission):
+            raise source_tree.TreeError(f"{args.submission} is not a folder")
+        self.stage = args.stage
+        self.rubric_path = os.path.abspath(
+            args.rubric or os.path.join(self.kit, "benchmarks", "rubric.txt"))
+        all_rules = rubric.read_rubric(self.rubric_path)
+        if self.stage not in rubric.stages_of(all_rules):
+            raise rubric.RubricError(
+                f"{self.rubric_path} has no rules for {self.stage} (it has "
+                f"{', '.join(rubric.stages_of(all_rules))})")
+        self.rules = rubric.rules_for(all_rules, self.stage)
+        self.store = args.store or STAGE_STORES.get(self.stage)
+        if not self.store:
+            raise source_tree.TreeError(f"name the workload's store for "
+                                        f"{self.stage} with --store")
+        self.stage_dir = source_tree.stage_dir_name(self.kit, self.stage)
+        self.plan, files, self.notes = source_tree.plan_tree(
+            self.kit, self.submission, self.stage_dir)
+        self.sha256 = source_tree.submission_hash(self.submission, files)
+        self.name = args.name or os.path.basename(
+            os.path.normpath(self.submission))
+        self.private = None
+        if args.private_tests:
+            self.private = os.path.abspath(args.private_tests)
+            if not os.path.isdir(self.private) or not any(
+                    f.endswith(".cc") for f in os.listdir(self.private)):
+                raise source_tree.TreeError(
+                    f"{args.private_tests} is not a folder of .cc files")
+        # The kit's groups (the tree's are the same file); None: one group
+        # per test binary, known once the Release build has listed them.
+        groups_path = args.groups or os.path.join(
+            self.kit, self.stage_dir, "tests", "groups.txt")
+        self.groups = (groups_mod.read_groups(groups_path)
+                       if args.groups or os.path.exists(groups_path)
+                       else None)
+        self.limits = parts.Limits(
+            build_timeout=args.build_timeout, group_timeout=args.group_timeout,
+            sanitizer_timeout=args.sanitizer_timeout,
+            workload_timeout=args.workload_timeout,
+            memory_mib=args.memory_mib,
+            sanitizer_memory_mib=args.sanitizer_memory_mib,
+            workload_memory_mib=args.workload_memory_mib, jobs=args.jobs)
+        self.work = os.path.abspath(args.work or os.path.join(
+            self.kit, "build", "grade", self.stage))
+        self.tree = os.path.join(self.work, "tree")
+        safe = "".join(c if c.isalnum() or c in "-_." else "_"
+                       for c in self.name)
+        self.logs = os.path.join(self.work, "logs",
+                                 f"{safe}-{self.sha256[:12]}")
+        # The tests run at full size whatever the instructor's shell says.
+        self.env = {k: v for k, v in os.environ.items()
+                    if k not in ("KVLAB_TEST_SCALE", "ASAN_OPTIONS",
+                                 "UBSAN_OPTIONS", "TSAN_OPTIONS",
+                                 "LSAN_OPTIONS", "KVLAB_RUBRIC")}
+
+    def say(self, text):
+        if not self.args.quiet:
+            print(f"grade: {text}", file=sys.stderr, flush=True)
+
+    def rule(self, metric):
+        found = [r for r in self.rules if r.metric == metric]
+        return found[0] if found else None
+
+    def sanitizer_metrics(self):
+        return [m for m in parts.SANITIZERS if self.rule(m)]
+
+    # The grade.
+
+    def run(self):
+        start = time.monotonic()
+        os.makedirs(self.work, exist_ok=True)
+        with locked(self.work):
+            changed = source_tree.sync_tree(self.plan, self.tree)
+            shutil.rmtree(self.logs, ignore_errors=True)
+            os.makedirs(self.logs)
+            self.say(f"{self.name} ({self.sha256[:12]}), {self.stage}: tree "
+                     f"in {self.tree} ({changed} files written)")
+            grade = self.grade()
+        grade.notes.append(f"graded in {time.monotonic() - start:.0f} s")
+        return grade
+
+    def grade(self):
+        builds = self.build_all()
+        release = builds["release"]
+        grade_parts = [self.build_part(builds)]
+        group_runs, groups_part = self.group_part(release)
+        grade_parts.append(groups_part)
+        for metric in self.sanitizer_metrics():
+            grade_parts.append(self.sanitizer_part(
+                metric, builds.get(parts.SANITIZERS[metric][0]), group_runs))
+        if self.private and self.rule("private_tests"):
+            grade_parts.append(self.private_part(release))
+        elif self.private:
+            self.notes.append("the rubric has no private_tests line for "
+                              f"{self.stage}: the private tests did not run")
+        workload_part, workload = self.workload_part(release)
+        grade_parts.append(workload_part)
+        return report.Grade(
+            submission=self.name, sha256=self.sha256, stage=self.stage,
+            store=self.store, kit_commit=source_tree.kit_commit(self.kit),
+            date=machine.utc_now(), machine=machine.machine_info(),
+            builds={name: self.describe_build(b) for name, b in builds.items()},
+            options={"n": self.args.n, "threads": self.args.threads,
+                     "seconds": self.args.seconds, "seed": SEED},
+            limits={k: v for k, v in vars(self.limits).items()},
+            parts=grade_parts, workload=workload, notes=list(self.notes),
+            logs=self.logs)
+
+    def build_all(self):
+        builds = {}
+        private_flags = [f"-DKVLAB_PRIVATE_TESTS={self.private or ''}",
+                         "-DKVLAB_PRIVATE_TESTS_STAGE="
+                         f"{self.stage if self.private else ''}"]
+        self.say("building Release (the stage's tests and kvgrade)")
+        release = parts.run_build(
+            "release", self.tree, os.path.join(self.work, "release"),
+            ["-DCMAKE_BUILD_TYPE=Release", *private_flags], self.stage,
+            ["kvgrade"], self.limits, self.env, self.logs)
+        builds["release"] = release
+        self.say(f"Release: {'ok' if release.ok else release.reason} "
+                 f"({release.seconds:.0f} s)")
+        for metric in self.sanitizer_metrics():
+            name, flags, title = parts.SANITIZERS[metric]
+            if not release.ok:
+                builds[name] = parts.Build(
+                    name, os.path.join(self.work, name),
+                    reason="not built: the Release build failed")
+                continue
+            self.say(f"building {title} (the stage's tests)")
+            built = parts.run_build(
+                name, self.tree, os.path.join(self.work, name),
+                [*flags, "-DKVLAB_PRIVATE_TESTS=",
+                 "-DKVLAB_PRIVATE_TESTS_STAGE="], self.stage, [],
+                self.limits, self.env, self.logs)
+            builds[name] = built
+            self.say(f"{title}: {'ok' if built.ok else built.reason} "
+                     f"({built.seconds:.0f} s)")
+        return builds
+
+    def describe_build(self, build):
+        flags = parts.compile_flags(build.directory, self.stage_dir)
+        compiler = machine.compiler_version(build.directory)
+        return f"{compiler}; {flags}" if flags else compiler
+
+    def build_part(self, builds):
+        rule = self.rule("build")
+        failed = [(name, b) for name, b in builds.items() if not b.ok]
+        value = 0.0 if failed else 1.0
+        earned, passed = rubric.judge(rule, value) if rule else (0.0, not
+                                                                 failed)
+        reason = ""
+        if failed:
+            name, b = failed[0]
+            title = "Release" if name == "release" else [
+                t for _, (d, _, t) in parts.SANITIZERS.items() if d == name][0]
+            reason = f"{title} build failed: {b.reason}"
+        return report.Part("build", "build", earned,
+                           rule.points if rule else 0, passed, value, reason)
+
+    def group_part(self, release):
+        rule = self.rule("test_groups")
+        max_points = rule.points if rule else 0
+        if self.groups is None and release.ok:
+            self.groups = groups_mod.groups_per_binary(release.binaries)
+        groups = self.groups
+        if not release.ok or not groups:
+            return [], report.Part("test_groups", "test groups", 0.0,
+                                   max_points, False, 0.0,
+                                   "not run: the Release build failed")
+        runs, details = [], []
+        each = max_points / len(groups)
+        for group in groups:
+            run = parts.run_group(
+                group, release.binaries, timeout=self.limits.group_timeout,
+                memory_mib=self.limits.memory_mib, sanitized=False,
+                env=self.env, log_dir=self.logs, label="release",
+                tree=self.tree)
+            runs.append(run)
+            self.say(f"group {group.name}: "
+                     f"{'PASS' if run.passed else 'FAIL ' + run.reason} "
+                     f"({run.seconds:.1f} s)")
+            next_step = " ".join(
+                s for s in (group.next_step,
+                            f"({group.docs})" if group.docs else "") if s)
+            details.append(report.Detail(
+                "group", group.name, run.passed,
+                (f"{run.tests_passed}/{run.tests} tests" +
+                 ("" if run.passed else f": {run.reason}")),
+                each if run.passed else 0.0, each, next_step))
+        passing = sum(1 for r in runs if r.passed)
+        value = passing / len(groups)
+        earned, passed = rubric.judge(rule, value) if rule else (0.0, True)
+        return runs, report.Part(
+            "test_groups", "test groups", earned, max_points, passed, value,
+            f"{passing} of {len(groups)} groups pass", details)
+
+    def sanitizer_part(self, metric, build, group_runs):
+        name, _, title = parts.SANITIZERS[metric]
+        rule = self.rule(metric)
+        part = report.Part(metric, title, 0.0, rule.points, False, 0.0)
+        passing = [r.name for r in group_runs if r.passed]
+        if build is None or not build.ok:
+            part.reason = (build.reason if build and build.reason.startswith(
+                "not built") else f"the {title} build failed")
+            return part
+        if not passing:
+            part.reason = "no test group passes in Release: nothing to rerun"
+            return part
+        groups = {g.name: g for g in self.groups}
+        env = dict(self.env)
+        memory = self.limits.sanitizer_memory_mib
+        env["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0"
+        env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+        env["TSAN_OPTIONS"] = "halt_on_error=1:second_deadlock_stack=1"
+        unclean = []
+        for group_name in passing:
+            run = parts.run_group(
+                groups[group_name], build.binaries,
+                timeout=self.limits.sanitizer_timeout, memory_mib=memory,
+                sanitized=True, env=env, log_dir=self.logs, label=name,
+                tree=self.tree)
+            self.say(f"{title} {group_name}: "
+                     f"{'clean' if run.passed else run.reason} "
+                     f"({run.seconds:.1f} s)")
+            part.details.append(report.Detail(
+                "sanitizer", f"{group_name}", run.passed,
+                "clean" if run.passed else run.reason))
+            if not run.passed:
+                unclean.append(f"{group_name}: {run.reason}")
+        value = 0.0 if unclean else 1.0
+        part.points, part.passed = rubric.judge(rule, value)
+        part.value = value
+        count = len(passing)
+        part.reason = (f"{count} passing group{'s' if count > 1 else ''} "
+                       "rerun clean" if not unclean else unclean[0])
+        return part
+
+    def private_part(self, release):
+        rule = self.rule("private_tests")
+        part = report.Part("private_tests", "private tests", 0.0, rule.points,
+                           False, 0.0)
+        if not release.ok:
+            part.reason = "not run: the Release build failed"
+            return part
+        self.say("building the private tests")
+        ok, why, _ = parts.build_targets(
+            "private", self.tree, release.directory, ["private_test"],
+            self.limits, self.env, self.logs)
+        if not ok:
+            part.reason = f"the private tests do not build: {why}"
+            return part
+        binary = os.path.join(release.directory, "benchmarks",
+                              "private_test")
+        tests, passed, why = parts.run_private_tests(
+            binary, timeout=self.limits.group_timeout,
+            memory_mib=self.limits.memory_mib, env=self.env,
+            log_dir=self.logs, tree=self.tree)
+        part.value = passed / tests if tests else 0.0
+        part.points, part.passed = rubric.judge(rule, part.value)
+        part.reason = f"{passed} of {tests} pass" + (f": {why}" if why else "")
+        self.say(f"private tests: {part.reason}")
+        return part
+
+    def workload_part(self, release):
+        rules = [rubric.scaled_for_n(r, self.args.n) for r in self.rules
+                 if r.metric in rubric.WORKLOAD_METRICS]
+        part = report.Part("workload", "workload", 0.0,
+                           sum(r.points for r in rules), False)
+        workload = {"correct": False, "failure": "", "metrics": {}}
+        if not release.ok:
+            part.reason = workload["failure"] = \
+                "not run: the Release build failed"
+            return part, workload
+        self.say(f"workload: kvgrade --store={self.store} --n={self.args.n}")
+        metrics, correct, why = parts.run_workload(
+            os.path.join(release.directory, "benchmarks", "kvgrade"),
+            store=self.store, stage=self.stage, n=self.args.n,
+            threads=self.args.threads, seconds=self.args.seconds, seed=SEED,
+            rubric_path=self.rubric_path, limits=self.limits, env=self.env,
+            log_dir=self.logs, tree=self.tree)
+        workload = {"correct": correct, "failure": why,
+                    "metrics": metrics or {}}
+        all_pass = correct
+        for r in rules:
+            value = (metrics or {}).get(r.metric)
+            earned, passed = rubric.judge(r, value)
+            shown = report.number(value)
+            if not correct and r.metric != "correct":
+                # A wrong store gets no points for speed (as in kvgrade).
+                earned, passed = 0.0, False
+                shown += " (no points: the store is not correct)"
+            all_pass &= passed
+            part.points += earned
+            part.details.append(report.Detail(
+                "workload", r.describe(), passed, shown, earned, r.points))
+        part.passed = all_pass
+        part.reason = why
+        self.say(f"workload: {'correct' if correct else why}")
+        return part, workload
+
+
+def main(argv):
+    args = parse_args(argv)
+    try:
+        grader = Grader(args)
+    except (source_tree.TreeError, rubric.RubricError,
+            groups_mod.GroupsError) as e:
+        print(f"grade_submission: {e}", file=sys.stderr)
+        return 2
+    grade = grader.run()
+    sys.stdout.write(report.format_table(grade))
+    sys.stdout.write("\n")
+    sys.stdout.write(report.format_block(grade))
+    report.write_json(grade, os.path.join(grader.logs, "grade.json"))
+    if args.json:
+        directory = os.path.dirname(os.path.abspath(args.json))
+        os.makedirs(directory, exist_ok=True)
+        report.write_json(grade, args.json)
+        print(f"grade: wrote {args.json}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

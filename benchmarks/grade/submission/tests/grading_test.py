@@ -1,0 +1,583 @@
+#!/usr/bin/env python3
+"""Unit tests of the submission grader's pieces: groups and rubric files,
+GoogleTest and sanitizer output, limited processes, the tree a grade
+builds, the report and the leaderboard. Standard library only; seconds."""
+
+import json
+import os
+import signal
+import sys
+import tempfile
+import textwrap
+import time
+import unittest
+import xml.etree.ElementTree as ElementTree
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+KIT = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
+
+from grading import groups, gtest_log, leaderboard, limits  # noqa: E402
+from grading import parts, report, rubric, source_tree  # noqa: E402
+import grade_fixtures_test  # noqa: E402
+
+
+class GroupsTest(unittest.TestCase):
+    def test_parses_groups_in_order_and_skips_comments(self):
+        parsed = groups.parse_groups(textwrap.dedent("""\
+            # name | filter | next | docs
+            empty | A.* | Find (src/a.cc) | docs/x.md#2-search
+
+            two | B.C:B.D-B.E | Put, Delete | docs/x.md#3
+            """))
+        self.assertEqual([g.name for g in parsed], ["empty", "two"])
+        self.assertEqual(parsed[1].gtest_filter, "B.C:B.D-B.E")
+        self.assertEqual(parsed[0].next_step, "Find (src/a.cc)")
+        self.assertEqual(parsed[0].docs, "docs/x.md#2-search")
+        self.assertIsNone(parsed[0].binary)
+
+    def test_errors_name_the_line(self):
+        for text, message in (
+                ("a | A.* | x\n", "groups.txt:1: expected 4 fields"),
+                ("a | A.* | x | y\na | B.* | x | y\n", ":2: group 'a' "
+                 "appears twice"),
+                ("a b | A.* | x | y\n", "has spaces"),
+                ("a |  | x | y\n", "empty gtest filter"),
+                ("# only a comment\n", "no groups")):
+            with self.assertRaises(groups.GroupsError) as caught:
+                groups.parse_groups(text)
+            self.assertIn(message, str(caught.exception))
+
+    def test_without_a_file_each_binary_is_a_group(self):
+        parsed = groups.groups_per_binary(["/b/stage5_test",
+                                           "/b/stage5_memory_test"])
+        self.assertEqual([(g.name, g.gtest_filter, g.binary) for g in parsed],
+                         [("stage5_test", "*", "stage5_test"),
+                          ("stage5_memory_test", "*", "stage5_memory_test")])
+
+    def test_the_fixture_groups_parse(self):
+        parsed = groups.read_groups(os.path.join(
+            grade_fixtures_test.FIXTURES, "groups.txt"))
+        self.assertEqual(len(parsed), 8)
+
+
+class RubricTest(unittest.TestCase):
+    def test_the_shipped_rubric_has_every_part_for_every_stage(self):
+        rules = rubric.read_rubric(os.path.join(KIT, "benchmarks",
+                                                "rubric.txt"))
+        for stage in ("stage1", "stage2", "stage3", "stage4", "stage5"):
+            metrics = [r.metric for r in rubric.rules_for(rules, stage)]
+            for metric in ("correct", "load_seconds", "tps", "bytes_per_key",
+                           "build", "test_groups", "asan_clean",
+                           "private_tests"):
+                self.assertIn(metric, metrics, stage)
+            self.assertEqual("tsan_clean" in metrics, stage == "stage4")
+
+    def test_share_gives_a_share_of_the_points(self):
+        rule = rubric.parse_rubric("* test_groups share 1 60\n")[0]
+        self.assertEqual(rubric.judge(rule, 0.5), (30.0, False))
+        self.assertEqual(rubric.judge(rule, 1.0), (60.0, True))
+        self.assertEqual(rubric.judge(rule, None), (0.0, False))
+        lenient = rubric.parse_rubric("* test_groups share 0.8 60\n")[0]
+        self.assertEqual(rubric.judge(lenient, 0.9), (60.0, True))
+
+    def test_comparisons_give_all_or_nothing(self):
+        rules = rubric.parse_rubric(
+            "* correct == 1 40\nstage1 tps >= 100 25 # fast\n"
+            "stage1 bytes_per_key <= 220 20\n")
+        self.assertEqual(rubric.judge(rules[0], 1), (40.0, True))
+        self.assertEqual(rubric.judge(rules[1], 99.9), (0.0, False))
+        self.assertEqual(rubric.judge(rules[2], 220), (20.0, True))
+        self.assertEqual(rubric.judge(rules[2], float("nan")), (0.0, False))
+        self.assertEqual(len(rubric.rules_for(rules, "stage2")), 1)
+        self.assertEqual(rubric.stages_of(rules), ["stage1"])
+
+    def test_load_time_limits_scale_with_n(self):
+        rule = rubric.parse_rubric("stage1 load_seconds <= 90 15\n")[0]
+        self.assertAlmostEqual(rubric.scaled_for_n(rule, 1_000_000).threshold,
+                               9.0)
+        self.assertEqual(rubric.scaled_for_n(rule, 10_000_000), rule)
+        tps = rubric.parse_rubric("stage1 tps >= 40000 25\n")[0]
+        self.assertEqual(rubric.scaled_for_n(tps, 1000), tps)
+
+    def test_errors_name_the_line(self):
+        for text, message in (
+                ("* tps >= 1\n", ":1: expected 5 fields"),
+                ("\n* speed >= 1 1\n", ":2: unknown metric 'speed'"),
+                ("* tps share 1 1\n", "operator 'share' is not one of"),
+                ("* build >= x 1\n", "threshold 'x'"),
+                ("* test_groups share 0 1\n", "threshold '0'"),
+                ("* build == 1 -1\n", "points '-1'"),
+                ("# nothing\n", "no rules")):
+            with self.assertRaises(rubric.RubricError) as caught:
+                rubric.parse_rubric(text)
+            self.assertIn(message, str(caught.exception))
+
+
+GTEST_OUTPUT = """\
+Running main() from gtest_main.cc
+[==========] Running 5 tests from 2 test suites.
+[ RUN      ] Bst.Good
+[       OK ] Bst.Good (0 ms)
+[ RUN      ] Stage1/Conf.Nth/avl
+bst_test.cc:42: Failure
+Expected equality of these values:
+  got
+    Which is: 2
+[  FAILED  ] Stage1/Conf.Nth/avl, where GetParam() = avl (1 ms)
+[ RUN      ] Bst.Skipped
+[  SKIPPED ] Bst.Skipped (0 ms)
+[ RUN      ] Bst.Throws
+unknown file: Failure
+C++ exception with description "Put is not written yet" thrown in the test body.
+[  FAILED  ] Bst.Throws (0 ms)
+[ RUN      ] Bst.Crashes
+about to go
+"""
+
+
+class GtestLogTest(unittest.TestCase):
+    def test_reads_each_test_and_the_one_that_never_ended(self):
+        log = gtest_log.parse_test_output(
+            GTEST_OUTPUT + "[  FAILED  ] 1 test, listed below:\n")
+        self.assertEqual(log.passed, ["Bst.Good"])
+        self.assertEqual(log.failed, ["Stage1/Conf.Nth/avl", "Bst.Throws"])
+        self.assertEqual(log.skipped, ["Bst.Skipped"])
+        self.assertEqual(log.unfinished, "Bst.Crashes")
+        self.assertEqual(log.messages["Stage1/Conf.Nth/avl"],
+                         "bst_test.cc:42: Expected equality of these values: "
+                         "got Which is: 2")
+        self.assertIn("not written yet", log.messages["Bst.Throws"])
+        self.assertEqual(log.messages["Bst.Crashes"], "about to go")
+
+    def test_lists_tests_and_knows_the_disabled_ones(self):
+        names = gtest_log.parse_test_list(textwrap.dedent("""\
+            Running main() from gtest_main.cc
+            Bst.
+              Good
+              DISABLED_Slow
+            Stage1/Conf.  # TypeParam = x
+              Nth/avl  # GetParam() = avl
+            """))
+        self.assertEqual(names, ["Bst.Good", "Bst.DISABLED_Slow",
+                                 "Stage1/Conf.Nth/avl"])
+        self.assertEqual([gtest_log.is_disabled(n) for n in names],
+                         [False, True, False])
+        self.assertTrue(gtest_log.is_disabled("DISABLED_Suite.Test"))
+        self.assertTrue(gtest_log.is_disabled("P/DISABLED_Suite.Test/1"))
+
+    def test_names_the_first_sanitizer_report(self):
+        leak = ("==1==ERROR: LeakSanitizer: detected memory leaks\n\n"
+                "Direct leak of 48 byte(s) in 2 object(s) allocated from:\n"
+                "SUMMARY: AddressSanitizer: 48 byte(s) leaked in 2 "
+                "allocation(s).\n")
+        self.assertEqual(gtest_log.sanitizer_report(leak),
+                         "LeakSanitizer: 48 byte(s) leaked in 2 "
+                         "allocation(s).")
+        uaf = ("==7==ERROR: AddressSanitizer: heap-use-after-free on address "
+               "0x6 at pc 0x5\nSUMMARY: AddressSanitizer: heap-use-after-free "
+               "/t/stage1_bst/src/a.cc:12 in F\n")
+        self.assertEqual(gtest_log.sanitizer_report(uaf),
+                         "AddressSanitizer: heap-use-after-free "
+                         "/t/stage1_bst/src/a.cc:12 in F")
+        ub = ("/t/src/a.cc:3:7: runtime error: signed integer overflow: "
+              "2147483647 + 1\nSUMMARY: UndefinedBehaviorSanitizer: "
+              "undefined-behavior /t/src/a.cc:3:7 in\n")
+        self.assertEqual(gtest_log.sanitizer_report(ub),
+                         "UndefinedBehaviorSanitizer: runtime error: signed "
+                         "integer overflow: 2147483647 + 1 at /t/src/a.cc:3:7")
+        race = ("WARNING: ThreadSanitizer: data race (pid=9)\nSUMMARY: "
+                "ThreadSanitizer: data race /t/w.cc:5 in Put\n")
+        self.assertEqual(gtest_log.sanitizer_report(race),
+                         "ThreadSanitizer: data race /t/w.cc:5 in Put")
+        self.assertIsNone(gtest_log.sanitizer_report(GTEST_OUTPUT))
+
+
+def python(code):
+    return [sys.executable, "-c", textwrap.dedent(code)]
+
+
+class LimitsTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.log = os.path.join(self.dir.name, "log")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def run_limited(self, code, **kwargs):
+        kwargs.setdefault("timeout", 30)
+        return limits.run_limited(python(code), log_path=self.log, **kwargs)
+
+    def test_exit_statuses_and_output(self):
+        ok = self.run_limited("print('hello')")
+        self.assertEqual((ok.status, ok.exit_code, ok.describe()),
+                         ("ok", 0, ""))
+        self.assertEqual(ok.output, "hello\n")
+        failed = self.run_limited("import sys; sys.exit(3)")
+        self.assertEqual((failed.status, failed.describe()),
+                         ("failed", "exit status 3"))
+        crashed = self.run_limited(
+            "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)")
+        self.assertEqual((crashed.status, crashed.describe()),
+                         ("crashed", "crashed (SIGSEGV)"))
+        missing = limits.run_limited(["/nonexistent/binary"], timeout=5,
+                                     log_path=self.log)
+        self.assertEqual(missing.status, "error")
+        self.assertIn("cannot run", missing.describe())
+
+    def test_a_hang_is_killed_with_its_children_at_the_limit(self):
+        pid_file = os.path.join(self.dir.name, "child")
+        start = time.monotonic()
+        outcome = self.run_limited(f"""
+            import subprocess, time
+            child = subprocess.Popen(["sleep", "60"])
+            open({pid_file!r}, "w").write(str(child.pid))
+            time.sleep(60)
+            """, timeout=1.0)
+        self.assertLess(time.monotonic() - start, 20)
+        self.assertEqual(outcome.status, "timeout")
+        self.assertEqual(outcome.describe(), "timed out after 1 s")
+        with open(pid_file) as f:
+            child = int(f.read())
+        # Gone, or a zombie its new parent has yet to reap.
+        time.sleep(0.2)
+        try:
+            with open(f"/proc/{child}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            state = "gone"
+        self.assertIn(state, ("gone", "Z"))
+
+    def test_memory_limits(self):
+        # The address-space limit fails the allocation where it is made.
+        address = self.run_limited("x = bytearray(512 << 20)",
+                                   memory_mib=256)
+        self.assertNotEqual(address.status, "ok")
+        self.assertIn("MemoryError", address.output)
+        # The resident limit kills the whole session from outside.
+        resident = self.run_limited("""
+            import time
+            x = bytearray(400 << 20)
+            time.sleep(30)
+            """, memory_mib=200, resident=True)
+        self.assertEqual(resident.status, "memory")
+        self.assertEqual(resident.describe(),
+                         "ran out of memory (limit 200 MiB)")
+        # An uncaught std::bad_alloc is reported as running out of memory.
+        bad_alloc = self.run_limited("""
+            import os, signal, sys
+            print("terminate called after throwing an instance of "
+                  "'std::bad_alloc'", flush=True)
+            os.kill(os.getpid(), signal.SIGABRT)
+            """, memory_mib=4096)
+        self.assertEqual(bad_alloc.status, "memory")
+
+    def test_output_is_limited(self):
+        # A program killed by SIGXFSZ at the limit (the default action)...
+        killed = limits.run_limited(["yes"], timeout=30, max_output_mib=1,
+                                    log_path=self.log)
+        self.assertEqual((killed.status, killed.signal_name),
+                         ("output", signal.SIGXFSZ.name))
+        self.assertEqual(killed.describe(),
+                         "killed for writing too much output")
+        self.assertLessEqual(os.path.getsize(self.log), 1 << 20)
+        # ... or one that ignores the signal and fails its write instead.
+        failed = self.run_limited(
+            "import sys\nwhile True: sys.stdout.write('x' * 65536)",
+            max_output_mib=1)
+        self.assertEqual(failed.status, "output")
+
+
+def write(root, rel, text, mode=0o644):
+    path = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, mode)
+
+
+class SourceTreeTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        base = self.dir.name
+        self.kit = os.path.join(base, "kit")
+        self.submission = os.path.join(base, "student")
+        self.tree = os.path.join(base, "tree")
+        for rel in ("CMakeLists.txt", "stage1_bst/CMakeLists.txt",
+                    "stage1_bst/src/a.cc", "stage1_bst/src/b.cc",
+                    "stage1_bst/include/kvlab/stage1/a.h",
+                    "stage1_bst/tests/a_test.cc", "common/x.cc",
+                    "build/debug/junk"):
+            write(self.kit, rel, "kit " + rel)
+        write(self.kit, "cmake/deps.sh", "#!/bin/sh\n", 0o755)
+        for rel in ("stage1_bst/src/a.cc", "stage1_bst/src/extra.h",
+                    "stage1_bst/include/kvlab/stage1/a.h",
+                    "stage1_bst/tests/a_test.cc"):
+            write(self.submission, rel, "student " + rel)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_stage_folders(self):
+        self.assertEqual(source_tree.stage_dir_name(self.kit, "stage1"),
+                         "stage1_bst")
+        for stage, message in (("stage2", "no stage2_*/"),
+                               ("phase1", "not a stage name")):
+            with self.assertRaises(source_tree.TreeError) as caught:
+                source_tree.stage_dir_name(self.kit, stage)
+            self.assertIn(message, str(caught.exception))
+
+    def test_the_tree_is_the_kit_with_the_students_src_and_include(self):
+        plan, files, notes = source_tree.plan_tree(self.kit, self.submission,
+                                                   "stage1_bst")
+        self.assertEqual(files, ["stage1_bst/include/kvlab/stage1/a.h",
+                                 "stage1_bst/src/a.cc",
+                                 "stage1_bst/src/extra.h"])
+        self.assertEqual(plan["stage1_bst/src/a.cc"],
+                         os.path.join(self.submission, "stage1_bst/src/a.cc"))
+        # The tests are the kit's, whatever the submission holds.
+        self.assertEqual(plan["stage1_bst/tests/a_test.cc"],
+                         os.path.join(self.kit, "stage1_bst/tests/a_test.cc"))
+        self.assertNotIn("stage1_bst/src/b.cc", plan)
+        self.assertNotIn("build/debug/junk", plan)
+        self.assertEqual(notes, [
+            "missing from the submission (the kit has them): "
+            "stage1_bst/src/b.cc",
+            "not in the kit (compiled only if included): "
+            "stage1_bst/src/extra.h"])
+
+    def test_sync_writes_only_what_differs(self):
+        plan, _, _ = source_tree.plan_tree(self.kit, self.submission,
+                                           "stage1_bst")
+        self.assertEqual(source_tree.sync_tree(plan, self.tree), len(plan))
+        self.assertTrue(os.access(os.path.join(self.tree, "cmake/deps.sh"),
+                                  os.X_OK))
+        write(self.tree, "stale/file.cc", "left over")
+        self.assertEqual(source_tree.sync_tree(plan, self.tree), 1)
+        self.assertFalse(os.path.exists(os.path.join(self.tree, "stale")))
+        write(self.submission, "stage1_bst/src/a.cc", "student, again")
+        self.assertEqual(source_tree.sync_tree(plan, self.tree), 1)
+        with open(os.path.join(self.tree, "stage1_bst/src/a.cc")) as f:
+            self.assertEqual(f.read(), "student, again")
+
+    def test_the_hash_covers_names_and_bytes_in_sorted_order(self):
+        files = ["stage1_bst/src/a.cc", "stage1_bst/src/extra.h"]
+        first = source_tree.submission_hash(self.submission, files)
+        self.assertEqual(first, source_tree.submission_hash(
+            self.submission, list(reversed(files))))
+        self.assertEqual(len(first), 64)
+        write(self.submission, "stage1_bst/src/a.cc", "student 2")
+        self.assertNotEqual(first, source_tree.submission_hash(
+            self.submission, files))
+
+    def test_a_submission_without_the_stage_is_refused(self):
+        with self.assertRaises(source_tree.TreeError):
+            source_tree.plan_tree(self.kit, self.submission, "stage2_btree")
+
+
+class PartsTest(unittest.TestCase):
+    def test_first_build_error(self):
+        self.assertEqual(parts.first_build_error(
+            "[3/9] Building CXX object x.o\nFAILED: x.o\n/t/stage1_bst/src/"
+            "a.cc:4:3: error: 'Nod' was not declared\n   4 | Nod* n;\n"
+            "ninja: build stopped: subcommand failed.\n"),
+            "/t/stage1_bst/src/a.cc:4:3: error: 'Nod' was not declared")
+        self.assertIn("undefined reference to `kvlab::F()'",
+                      parts.first_build_error(
+                          "/usr/bin/ld: a.o: in function `G':\na.cc:(.text+0x"
+                          "5): undefined reference to `kvlab::F()'\ncollect2:"
+                          " error: ld returned 1 exit status\n"))
+        self.assertEqual(parts.first_build_error(
+            "ninja: error: '/t/src/b.cc', needed by 'b.o', missing and no "
+            "known rule to make it\n"),
+            "ninja: error: '/t/src/b.cc', needed by 'b.o', missing and no "
+            "known rule to make it")
+        self.assertEqual(parts.first_build_error(
+            "CMake Error at stage1_bst/CMakeLists.txt:2 (add_library):\n"
+            "  Cannot find source file:\n\n    src/b.cc\n"),
+            "CMake Error at stage1_bst/CMakeLists.txt:2 (add_library): "
+            "Cannot find source file: src/b.cc")
+
+    def test_reasons_name_the_test_and_how_it_ended(self):
+        log = gtest_log.parse_test_output(GTEST_OUTPUT)
+        names = ["Bst.Good", "Stage1/Conf.Nth/avl", "Bst.Skipped",
+                 "Bst.Throws", "Bst.Crashes"]
+
+        def outcome(status, **kw):
+            return limits.Outcome(status, kw.get("code"), kw.get("signal"),
+                                  1.0, "", 15, None)
+
+        self.assertEqual(parts.test_failure_reason(
+            names, log, outcome("crashed", signal="SIGSEGV"), None, "/t"),
+            "crashed (SIGSEGV) in Bst.Crashes: about to go")
+        self.assertEqual(parts.test_failure_reason(
+            names, log, outcome("timeout"), None, "/t"),
+            "timed out after 15 s in Bst.Crashes: about to go")
+        self.assertEqual(parts.test_failure_reason(
+            names, log, outcome("ok"), "LeakSanitizer: 8 byte(s) leaked",
+            "/t"), "LeakSanitizer: 8 byte(s) leaked in Bst.Crashes")
+        log.unfinished = None
+        self.assertEqual(parts.test_failure_reason(
+            names, log, outcome("failed", code=1), None, "/t"),
+            "Stage1/Conf.Nth/avl failed (and 1 more): bst_test.cc:42: "
+            "Expected equality of these values: got Which is: 2")
+        log.failed = []
+        self.assertEqual(parts.test_failure_reason(
+            names, log, outcome("failed", code=1), None, "/t"),
+            "3 of 5 tests did not run (first: Stage1/Conf.Nth/avl); exit "
+            "status 1")
+
+    def test_compile_flags_come_from_the_compile_commands(self):
+        with tempfile.TemporaryDirectory() as build:
+            with open(os.path.join(build, "compile_commands.json"), "w") as f:
+                json.dump([{"file": "/t/common/src/x.cc", "command": "c++ -O3"},
+                           {"file": "/t/stage1_bst/src/a.cc",
+                            "command": "/usr/bin/c++ -DKVLAB_SANITIZER=\"\" "
+                            "-I/t/x -O2 -DNDEBUG -std=c++20 -Wall -fPIC -o "
+                            "a.o -c /t/stage1_bst/src/a.cc"}], f)
+            self.assertEqual(parts.compile_flags(build, "stage1_bst"),
+                             "-O2 -DNDEBUG -std=c++20")
+            self.assertEqual(parts.compile_flags(build, "stage2_btree"), "")
+
+
+def sample_grade(name="alice", score_parts=((10, 10), (45, 60)), tps=2e6,
+                 correct=True):
+    part_list = [report.Part("build", "build", *score_parts[0], True, 1.0),
+                 report.Part("test_groups", "test groups", *score_parts[1],
+                             False, 0.75, "6 of 8 groups pass", [
+                                 report.Detail("group", "empty", True,
+                                               "3/3 tests", 7.5, 7.5),
+                                 report.Detail("group", "delete", False,
+                                               "0/1 tests: X failed", 0.0,
+                                               7.5, "Unlink (docs/a.md#3)")])]
+    return report.Grade(
+        submission=name, sha256="ab" * 32, stage="stage1", store="avl",
+        kit_commit="c0ffee", date="2026-01-02T03:04:05Z",
+        machine={"cpu": "cpu", "cores": 2, "memory_bytes": 2 << 30,
+                 "kernel": "Linux 6"},
+        builds={"release": "g++ 12; -O2 -DNDEBUG"},
+        options={"n": 1000, "threads": 2, "seconds": 1.0, "seed": 42},
+        limits={}, parts=part_list,
+        workload={"correct": correct, "failure": "",
+                  "metrics": {"tps": tps, "bytes_per_key": 200.5,
+                              "load_seconds": 0.5}},
+        notes=["graded in 3 s"])
+
+
+class ReportTest(unittest.TestCase):
+    def test_the_block_has_a_fixed_order_between_the_markers(self):
+        block = report.format_block(sample_grade()).splitlines()
+        self.assertEqual(block[0], "<<< BEGIN GRADE")
+        self.assertEqual(block[-1], ">>> END GRADE")
+        self.assertEqual([line.split(":", 1)[0] for line in block[1:-1]], [
+            "submission", "sha256", "stage", "store", "kit", "machine",
+            "build", "date", "workload", "part", "part", "group", "group",
+            "score"])
+        self.assertIn("part: test_groups | 45/60 | FAIL | 6 of 8 groups pass",
+                      block)
+        self.assertIn("group: delete | FAIL | 0/7.5 | 0/1 tests: X failed",
+                      block)
+        self.assertEqual(block[-2], "score: 55/70")
+
+    def test_the_table_and_the_json(self):
+        grade = sample_grade()
+        table = report.format_table(grade)
+        self.assertIn("0/1 tests: X failed -> next: Unlink (docs/a.md#3)",
+                      table)
+        self.assertRegex(table, r"total\s+55/70\s+78.6%")
+        data = json.loads(json.dumps(report.to_json(grade)))
+        self.assertEqual(data["format"], report.FORMAT)
+        self.assertEqual((data["score"], data["max_score"]), (55, 70))
+        self.assertEqual(data["parts"][1]["details"][1]["next_step"],
+                         "Unlink (docs/a.md#3)")
+
+    def test_numbers(self):
+        self.assertEqual(report.points(10.0), "10")
+        self.assertEqual(report.points(60 / 9), "6.7")
+        self.assertEqual(report.number(2630560.4), "2,630,560")
+        self.assertEqual(report.number(200.499), "200.5")
+        self.assertEqual(report.number(None), "n/a")
+
+
+class LeaderboardTest(unittest.TestCase):
+    def test_ranks_and_draws_every_grade(self):
+        with tempfile.TemporaryDirectory() as grades:
+            for grade in (sample_grade("bob", tps=1e6),
+                          sample_grade("alice", tps=3e6),
+                          sample_grade("carol|x", ((0, 10), (0, 60)),
+                                       correct=False)):
+                report.write_json(grade, os.path.join(
+                    grades, grade.submission.replace("|", "") + ".json"))
+            with open(os.path.join(grades, "other.json"), "w") as f:
+                f.write('{"store": "avl"}')
+            entries, notes = leaderboard.load_grades(grades)
+            self.assertEqual(notes, ["other.json: not a submission grade, "
+                                     "left out"])
+            stages = leaderboard.ranked(entries)
+            self.assertEqual([e.name for e in stages["stage1"]],
+                             ["alice", "bob", "carol|x"])
+            md = leaderboard.markdown(stages, notes, "today")
+            self.assertIn("## stage1 (store avl, n=1,000)", md)
+            self.assertIn("| 1 | alice | 55/70 | 1/2 | - | - | 3,000,000 | "
+                          "200.5 | 0.5 | abababababab |", md)
+            self.assertIn("| 3 | carol\\|x | 0/70 |", md)
+            page = leaderboard.html_page(stages, notes, "today")
+            self.assertNotIn("<script", page)
+            self.assertNotIn("http://", page.replace(
+                'xmlns="http://www.w3.org/2000/svg"', ""))
+            self.assertIn("Not plotted (workload not correct): carol|x.", page)
+            svg = page[page.index("<svg"):page.index("</svg>") + 6]
+            root = ElementTree.fromstring(svg)
+            circles = root.findall(".//{http://www.w3.org/2000/svg}circle")
+            self.assertEqual(len(circles), 2)
+            # More throughput is higher on the page.
+            ys = {c.find("{http://www.w3.org/2000/svg}title").text.split(":")[0]:
+                  float(c.get("cy")) for c in circles}
+            self.assertLess(ys["alice"], ys["bob"])
+
+    def test_ticks_cover_the_range_with_round_steps(self):
+        self.assertEqual(leaderboard._ticks(0, 2.6e6),
+                         [0, 1000000, 2000000, 3000000])
+        self.assertEqual(leaderboard._ticks(190, 211),
+                         [190, 195, 200, 205, 210, 215])
+        self.assertEqual(leaderboard._short(2.5e6), "2.5M")
+
+
+class FixtureExpectationsTest(unittest.TestCase):
+    """The fixture test's check fails a grade that is not the expected
+    one."""
+
+    def grade_json(self, lost_groups=(), score=210):
+        details = [{"name": g, "passed": g not in lost_groups, "text": "t"}
+                   for g in ("bst-delete", "conformance-avl")]
+        return {"parts": [
+            {"metric": "test_groups", "points": 60 - 7.5 * len(lost_groups),
+             "max_points": 60, "reason": f"{2 - len(lost_groups)} of 8 "
+             "groups pass", "details": details},
+            {"metric": "workload", "points": 100, "max_points": 100,
+             "reason": "", "details": []}],
+            "score": score, "max_score": 210, "sha256": "a" * 64,
+            "kit_commit": "c"}
+
+    def test_reference_must_be_full_marks(self):
+        stdout = "<<< BEGIN GRADE\nscore: 210/210\n>>> END GRADE\n"
+        self.assertEqual(grade_fixtures_test.check(
+            "reference", self.grade_json(), stdout), [])
+        problems = grade_fixtures_test.check(
+            "reference", self.grade_json(["bst-delete"], 202.5), stdout)
+        self.assertIn("parts losing points: ['test_groups'], expected []",
+                      problems)
+        self.assertIn("score 202.5, expected 210", problems)
+
+    def test_a_broken_variant_must_lose_exactly_its_parts(self):
+        problems = grade_fixtures_test.check(
+            "empty_key_crash", self.grade_json(), "")
+        self.assertIn("parts losing points: [], expected ['private_tests', "
+                      "'test_groups']", problems)
+        self.assertIn("failing groups: [], expected ['conformance-avl']",
+                      problems)
+
+
+if __name__ == "__main__":
+    unittest.main()
