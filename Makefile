@@ -39,8 +39,8 @@ endif
 RELEASE_DIR ?= build/release
 CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
 # Tests labelled `long` (stage 5's 2,000,000-operation differential runs) and
-# `grade_full` (the submission grader on three more broken copies; .ci/run
-# runs them) only run with LONG=1.
+# `grade_full` (the submission grader on the kit and its broken copies, which
+# builds the kit twice more) only run with LONG=1.
 CTEST_LABEL += $(if $(LONG),,-LE '^(long|grade_full)$$')
 JOBS ?= 2
 PREFIX ?= /usr/local
