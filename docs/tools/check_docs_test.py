@@ -93,7 +93,9 @@ class CheckDocsTest(unittest.TestCase):
         self.assertFails("[x](../../elsewhere.md)\n", "leaves the repository")
 
     def test_path_outside_the_repository_fails(self):
-        self.assertFails("See /home/someone/notes.\n", "outside the repository")
+        # Spelled in two pieces, so that this file does not trip the check.
+        self.assertFails("See /" + "home/someone/notes.\n",
+                         "outside the repository")
 
     # Commands.
 
