@@ -1,6 +1,7 @@
 // The one place that knows every stage: each stage adds its stores here with
 // one line as it lands. Stages themselves depend only on common/.
 
+#include "kvlab/durable_store.h"
 #include "kvlab/kvlab.h"
 #include "kvlab/peers/stores.h"
 #include "kvlab/stage1/stores.h"
@@ -28,6 +29,8 @@ const StoreRegistry& BuiltinStores() {
 }
 
 absl::StatusOr<std::unique_ptr<KVStore>> MakeStore(std::string_view spec) {
+  // "durable:dir=...:store=NAME" wraps any built-in store in a log.
+  if (IsDurableSpec(spec)) return MakeDurableFromSpec(spec, BuiltinStores());
   return BuiltinStores().Make(spec);
 }
 
