@@ -214,11 +214,12 @@ absl::StatusOr<bool> DurableStore::Submit(Writer* writer) {
   while (!writer->done && queue_.front() != writer) writer->cv.wait(lock);
   if (writer->done) return std::move(writer->result);
 
-  // This writer leads: it takes the writers queued behind it (a DeleteNth or
-  // a checkpoint goes alone; under kEvery every write goes alone).
+  // This writer leads: it takes the Puts and Deletes queued behind it. A
+  // DeleteNth may lead a group but not join one (its key is found in the
+  // store, which does not yet show the group's earlier writes); a checkpoint
+  // goes alone, and so does every write under kEvery.
   std::vector<Writer*> group = {writer};
-  const bool groupable = writer->kind == Writer::Kind::kPut ||
-                         writer->kind == Writer::Kind::kDelete;
+  const bool groupable = writer->kind != Writer::Kind::kCheckpoint;
   if (groupable && options_.sync != SyncPolicy::kEvery) {
     uint64_t bytes = writer->key.size() + writer->value.size();
     const uint64_t limit = MaxGroupBytes(ring_->file_bytes());
@@ -293,13 +294,14 @@ void DurableStore::Commit(const std::vector<Writer*>& group) {
         }
         present[member->key] = false;
         record.op = Op::kDelete;
-      } else {  // kDeleteNth, always alone in its group
+      } else {  // kDeleteNth, always first in its group
         if (!inner_->GetNth(member->n, &member->nth_key, nullptr)) {
           member->result = false;
           continue;
         }
         record.op = Op::kDelete;
         record.key = member->nth_key;
+        present[member->nth_key] = false;
       }
       record.seq = seq++;
       EncodeRecord(record, &payloads[i]);

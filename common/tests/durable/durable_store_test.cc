@@ -152,6 +152,7 @@ TEST(DurableStoreTest, GroupCommitSharesSyncsAmongThreads) {
       for (int i = 0; i < kWrites; ++i) {
         ASSERT_TRUE(store->Put(absl::StrCat(t, "-", i), "v").ok());
         if (i % 10 == 0) store->Delete(absl::StrCat(t, "-", i - 5));
+        if (i % 10 == 5) store->DeleteNth(static_cast<uint64_t>(i % 7));
       }
     });
   }
