@@ -84,12 +84,14 @@ absl::Status DurableRun::Finish(std::unique_ptr<kvlab::KVStore> store,
   }
   record->Set(metric::kRecoverSeconds, seconds);
   const kvlab::RecoveryReport& report = (*reopened)->recovery();
+  const double writes = stats.writes == 0 ? 1 : stats.writes;
   record->notes.push_back(absl::StrFormat(
-      "durable: %d writes logged, %.1f log+checkpoint bytes per write, %d "
-      "syncs, %d checkpoints; recovery %.3f s (checkpoint of %d pairs + %d "
-      "log records)",
-      stats.writes, bytes_per_write, stats.syncs, stats.checkpoints, seconds,
-      report.checkpoint_pairs, report.replayed));
+      "durable: %d writes logged, %.1f log + %.1f checkpoint bytes per "
+      "write, %d syncs, %d checkpoints; recovery %.3f s (checkpoint of %d "
+      "pairs + %d log records)",
+      stats.writes, stats.log_bytes / writes, stats.checkpoint_bytes / writes,
+      stats.syncs, stats.checkpoints, seconds, report.checkpoint_pairs,
+      report.replayed));
   return absl::OkStatus();
 }
 

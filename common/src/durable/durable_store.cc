@@ -415,8 +415,9 @@ absl::Status DurableStore::SwitchFile() {
     // Taking the last free file would leave none for the checkpoint that
     // must come next: checkpoint now instead, which moves the log to a fresh
     // file when it can.
+    const uint32_t before = log_->number();
     absl::Status status = CheckpointAsLeader();
-    if (log_->end_offset() == 0 && !file_broken_) return absl::OkStatus();
+    if (log_->number() != before) return absl::OkStatus();
     if (!status.ok() && live_files_.size() >= ring_->size()) return status;
   }
   return SealFile();
