@@ -39,8 +39,8 @@ endif
 RELEASE_DIR ?= build/release
 CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
 # Tests labelled `long` (stage 5's 2,000,000-operation differential runs) and
-# `grade_full` (the submission grader on the kit and its broken copies, which
-# builds the kit twice more) only run with LONG=1.
+# `grade_full` (the submission grader on the broken copies of stages 2 to 4,
+# which build those stages again under ASan and TSan) only run with LONG=1.
 CTEST_LABEL += $(if $(LONG),,-LE '^(long|grade_full)$$')
 JOBS ?= 2
 PREFIX ?= /usr/local
