@@ -18,6 +18,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "kvlab/coding.h"
 #include "kvlab/key_order.h"
 #include "kvlab/kv_store.h"
 
@@ -53,11 +54,9 @@ inline size_t PairBytes(const Pair* pair) {
 // KeyPrefix(a) <= KeyPrefix(b), so unequal prefixes decide a comparison and
 // only equal ones need the full keys ("a" and "a\0" share a prefix).
 inline uint64_t KeyPrefix(std::string_view key) {
-  unsigned char bytes[8] = {};
+  uint8_t bytes[8] = {};
   std::memcpy(bytes, key.data(), key.size() < 8 ? key.size() : 8);
-  uint64_t prefix;
-  std::memcpy(&prefix, bytes, 8);
-  return __builtin_bswap64(prefix);  // x86 is little-endian
+  return LoadBE64(bytes);
 }
 
 // Pair blocks are allocated with malloc. Each function adds or subtracts the

@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kvlab/coding.h"
 #include "node.h"
 
 namespace kvlab::stage5::hyperion {
@@ -40,10 +41,7 @@ inline uint32_t RoundUpToStep(uint32_t n) {
   return (n + kContainerStep - 1) / kContainerStep * kContainerStep;
 }
 
-inline uint32_t LoadHeader(const uint8_t* c) {
-  return uint32_t{c[0]} | uint32_t{c[1]} << 8 | uint32_t{c[2]} << 16 |
-         uint32_t{c[3]} << 24;
-}
+inline uint32_t LoadHeader(const uint8_t* c) { return LoadLE32(c); }
 inline uint32_t ContainerSize(const uint8_t* c) {
   return (LoadHeader(c) & 0x7ffff) * kContainerStep;
 }
@@ -74,7 +72,7 @@ inline void StoreHeader(uint8_t* c, uint32_t size, uint32_t free,
                         uint32_t jump_groups = 0, uint32_t split_delay = 0) {
   const uint32_t word = (size / kContainerStep) | (free << 19) |
                         (jump_groups << 27) | (split_delay << 30);
-  for (int i = 0; i < 4; ++i) c[i] = uint8_t(word >> (8 * i));
+  StoreLE32(c, word);
 }
 
 // The nodes of one container level: bytes [begin, end) of `buf`, which is

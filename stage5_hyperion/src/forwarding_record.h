@@ -5,13 +5,17 @@
 // The old chunk stays allocated until FinishCompaction but is poisoned
 // whole under ASan, so that an owner touching it through a stale address
 // is reported. Only the manager reads or writes the record, through these
-// two functions, which ASan does not instrument. They spell out the five
-// byte accesses instead of calling HyperionPointer::Load/Store, which
-// would be instrumented when not inlined.
+// two functions, which ASan does not instrument. They copy the five bytes
+// one by one between the chunk and a local buffer, which HyperionPointer's
+// Load and Store then decode: those are instrumented when not inlined, and
+// must not touch the poisoned chunk themselves. The chunk's bytes are
+// volatile so that g++ cannot turn the copy into a call to memcpy, which
+// ASan checks.
 
 #ifndef KVLAB_STAGE5_SRC_FORWARDING_RECORD_H_
 #define KVLAB_STAGE5_SRC_FORWARDING_RECORD_H_
 
+#include <cstddef>
 #include <cstdint>
 
 #include "kvlab/stage5/hyperion_pointer.h"
@@ -20,27 +24,18 @@ namespace kvlab::stage5 {
 
 __attribute__((no_sanitize("address"))) inline void StoreForward(
     char* chunk, HyperionPointer to) {
-  const uint64_t raw = to.raw();
+  uint8_t record[HyperionPointer::kBytes];
+  to.Store(record);
   auto* bytes = reinterpret_cast<volatile uint8_t*>(chunk);
-  bytes[0] = uint8_t(raw);
-  bytes[1] = uint8_t(raw >> 8);
-  bytes[2] = uint8_t(raw >> 16);
-  bytes[3] = uint8_t(raw >> 24);
-  bytes[4] = uint8_t(raw >> 32);
+  for (size_t i = 0; i < HyperionPointer::kBytes; ++i) bytes[i] = record[i];
 }
 
 __attribute__((no_sanitize("address"))) inline HyperionPointer LoadForward(
     const char* chunk) {
+  uint8_t record[HyperionPointer::kBytes];
   const auto* bytes = reinterpret_cast<const volatile uint8_t*>(chunk);
-  const uint64_t raw = uint64_t{bytes[0]} | uint64_t{bytes[1]} << 8 |
-                       uint64_t{bytes[2]} << 16 | uint64_t{bytes[3]} << 24 |
-                       uint64_t{bytes[4]} << 32;
-  using HP = HyperionPointer;
-  return HP::Make(
-      uint32_t(raw >> (HP::kChunkBits + HP::kBinBits + HP::kMetabinBits)),
-      uint32_t(raw >> (HP::kChunkBits + HP::kBinBits)) & HP::kMaxMetabin,
-      uint32_t(raw >> HP::kChunkBits) & HP::kMaxBin,
-      uint32_t(raw) & HP::kMaxChunk);
+  for (size_t i = 0; i < HyperionPointer::kBytes; ++i) record[i] = bytes[i];
+  return HyperionPointer::Load(record);
 }
 
 }  // namespace kvlab::stage5

@@ -1,16 +1,17 @@
 #include "jump_table.h"
 
-#include <bit>
 #include <cstring>
 #include <string>
+
+#include "kvlab/coding.h"
 
 namespace kvlab::stage5::hyperion {
 namespace {
 
 void StoreEntryBytes(uint8_t* p, const JumpTableEntry& e) {
-  for (int b = 0; b < 3; ++b) p[b] = uint8_t(e.offset >> (8 * b));
+  StoreLE24(p, e.offset);
   p[3] = e.key;
-  for (int b = 0; b < 4; ++b) p[4 + b] = uint8_t(e.keys_before >> (8 * b));
+  StoreLE32(p + 4, e.keys_before);
 }
 
 }  // namespace
@@ -18,7 +19,7 @@ void StoreEntryBytes(uint8_t* p, const JumpTableEntry& e) {
 JumpTableEntry LoadJumpTableEntry(const uint8_t* c, uint32_t i) {
   const uint8_t* p = JumpTableSlot(c, i);
   JumpTableEntry e;
-  e.offset = uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16;
+  e.offset = LoadLE24(p);
   e.key = JumpTableKeyAt(c, i);
   e.keys_before = JumpTableKeysBeforeAt(c, i);
   return e;
@@ -35,15 +36,11 @@ void StoreJumpTableEntry(uint8_t* c, uint32_t i, const JumpTableEntry& e) {
 // addend's sign bits, added to the count, fall off the top.
 void ShiftJumpTableEntries(uint8_t* c, uint32_t from, int64_t bytes,
                            int64_t keys) {
-  static_assert(std::endian::native == std::endian::little);
   const uint64_t add = uint64_t(bytes) + (uint64_t(keys) << 32);
   const uint32_t slots = JumpTableEntries(c);
   for (uint32_t i = from; i < slots && JumpTableSlotUsed(c, i); ++i) {
     uint8_t* p = c + kHeaderBytes + i * kJumpTableEntryBytes;
-    uint64_t word;
-    std::memcpy(&word, p, sizeof(word));
-    word += add;
-    std::memcpy(p, &word, sizeof(word));
+    StoreLE64(p, LoadLE64(p) + add);
   }
 }
 

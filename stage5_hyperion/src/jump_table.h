@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "container_scan.h"
+#include "kvlab/coding.h"
 
 namespace kvlab::stage5::hyperion {
 
@@ -48,9 +49,7 @@ inline uint8_t JumpTableKeyAt(const uint8_t* c, uint32_t i) {
   return JumpTableSlot(c, i)[3];
 }
 inline uint32_t JumpTableKeysBeforeAt(const uint8_t* c, uint32_t i) {
-  const uint8_t* p = JumpTableSlot(c, i);
-  return uint32_t{p[4]} | uint32_t{p[5]} << 8 | uint32_t{p[6]} << 16 |
-         uint32_t{p[7]} << 24;
+  return LoadLE32(JumpTableSlot(c, i) + 4);
 }
 void StoreJumpTableEntry(uint8_t* c, uint32_t i, const JumpTableEntry& e);
 

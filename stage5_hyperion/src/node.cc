@@ -2,6 +2,8 @@
 
 #include <cassert>
 
+#include "kvlab/coding.h"
+
 namespace kvlab::stage5::hyperion {
 
 void AppendHeaderAndKey(std::string* out, NodeType type, bool s, uint8_t prev,
@@ -70,8 +72,7 @@ uint32_t StoreVarint(uint8_t* p, uint64_t v) {
 
 uint32_t StoreJumpSuccessor(uint8_t* p, uint32_t jump, uint64_t keys) {
   assert(jump <= 0xffff);
-  p[0] = uint8_t(jump);
-  p[1] = uint8_t(jump >> 8);
+  StoreLE16(p, uint16_t(jump));
   return kJumpBytes + StoreVarint(p + kJumpBytes, keys);
 }
 

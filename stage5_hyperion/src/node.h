@@ -64,8 +64,8 @@
 #include <string>
 #include <string_view>
 
+#include "kvlab/coding.h"
 #include "kvlab/stage5/hyperion_pointer.h"
-#include "kvlab/stage5/little_endian_40.h"
 
 namespace kvlab::stage5::hyperion {
 
@@ -215,9 +215,7 @@ uint32_t StoreVarint(uint8_t* p, uint64_t v);
 inline uint32_t JumpSuccessorBytes(const uint8_t* p) {
   return kJumpBytes + VarintBytes(p + kJumpBytes);
 }
-inline uint32_t LoadJump(const uint8_t* p) {
-  return uint32_t{p[0]} | uint32_t{p[1]} << 8;
-}
+inline uint32_t LoadJump(const uint8_t* p) { return LoadLE16(p); }
 inline uint64_t LoadJumpKeys(const uint8_t* p) {
   return LoadVarint(p + kJumpBytes);
 }
@@ -330,8 +328,8 @@ void AppendSuffix(std::string* out, std::string_view suffix,
 void AppendPointerChild(std::string* out, HyperionPointer hp, uint64_t count);
 // A key count: kCountBytes little-endian bytes at any alignment.
 static_assert(kCountBytes == 5, "a key count is a 40-bit number");
-inline uint64_t LoadCount(const uint8_t* p) { return Load40(p); }
-inline void StoreCount(uint8_t* p, uint64_t count) { Store40(p, count); }
+inline uint64_t LoadCount(const uint8_t* p) { return LoadLE40(p); }
+inline void StoreCount(uint8_t* p, uint64_t count) { StoreLE40(p, count); }
 
 // The parts of a value encoding: an inline value's bytes, or an external
 // value's pointer (resolved by the caller, who owns the memory manager).

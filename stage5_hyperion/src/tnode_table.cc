@@ -3,13 +3,14 @@
 #include <cassert>
 
 #include "jump_table.h"
+#include "kvlab/coding.h"
 
 namespace kvlab::stage5::hyperion {
 
 TNodeTableEntry LoadTNodeTableEntry(const uint8_t* table, uint32_t i) {
   const uint8_t* p = table + i * kTNodeTableEntryBytes;
   TNodeTableEntry e;
-  e.offset = uint32_t{p[0]} | uint32_t{p[1]} << 8;
+  e.offset = LoadLE16(p);
   e.key = p[2];
   e.keys_before = LoadCount(p + 3);
   return e;
@@ -19,8 +20,7 @@ void StoreTNodeTableEntry(uint8_t* table, uint32_t i,
                           const TNodeTableEntry& entry) {
   assert(entry.offset <= 0xffff);
   uint8_t* p = table + i * kTNodeTableEntryBytes;
-  p[0] = uint8_t(entry.offset);
-  p[1] = uint8_t(entry.offset >> 8);
+  StoreLE16(p, uint16_t(entry.offset));
   p[2] = entry.key;
   StoreCount(p + 3, entry.keys_before);
 }

@@ -19,7 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kvlab/stage5/little_endian_40.h"
+#include "kvlab/coding.h"
 
 namespace kvlab::stage5 {
 
@@ -34,7 +34,7 @@ class HyperionPointer {
   static constexpr uint32_t kMaxBin = (1u << kBinBits) - 1;
   static constexpr uint32_t kMaxMetabin = (1u << kMetabinBits) - 1;
   static constexpr uint32_t kMaxSuperbin = (1u << kSuperbinBits) - 1;
-  // Load and Store move the fields as one 40-bit number (Load40, Store40).
+  // Load and Store move the fields as one 40-bit number.
   static_assert(kSuperbinBits + kMetabinBits + kBinBits + kChunkBits ==
                     8 * kBytes &&
                 kBytes == 5);
@@ -55,11 +55,11 @@ class HyperionPointer {
 
   // Reads the 5 bytes at `src` (any alignment).
   static HyperionPointer Load(const uint8_t* src) {
-    return HyperionPointer(Load40(src));
+    return HyperionPointer(LoadLE40(src));
   }
 
   // Writes the 5 bytes at `dst` (any alignment).
-  void Store(uint8_t* dst) const { Store40(dst, raw_); }
+  void Store(uint8_t* dst) const { StoreLE40(dst, raw_); }
 
   constexpr uint32_t superbin() const {
     return uint32_t(raw_ >> (kChunkBits + kBinBits + kMetabinBits));
