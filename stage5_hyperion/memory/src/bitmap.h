@@ -33,26 +33,6 @@ inline size_t FindFirstSet(const uint64_t* words, size_t word_count,
   return kNoBit;
 }
 
-// Bit positions 0, 8, ..., 56 of the result are set where the byte of
-// `word` starting there has all 8 bits set: three shifted ANDs fold each
-// byte onto its lowest bit.
-inline uint64_t FullBytes(uint64_t word) {
-  word &= word >> 1;
-  word &= word >> 2;
-  word &= word >> 4;
-  return word & 0x0101010101010101ull;
-}
-
-// The lowest bit index i, a multiple of 8, whose 8 bits i..i+7 are all set
-// in words[0 .. word_count), or kNoBit: a run for a chained pointer.
-inline size_t FindFirstFullByte(const uint64_t* words, size_t word_count) {
-  for (size_t w = 0; w < word_count; ++w) {
-    const uint64_t full = FullBytes(words[w]);
-    if (full != 0) return w * 64 + size_t(__builtin_ctzll(full));
-  }
-  return kNoBit;
-}
-
 // True if bits first..last (inclusive, first <= last) are all set: a mask
 // for each end word, whole words between.
 inline bool AllSetInRange(const uint64_t* words, size_t first, size_t last) {

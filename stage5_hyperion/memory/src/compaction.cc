@@ -82,7 +82,7 @@ ChunkLocation Superbin::TakeForMove() {
     const size_t chunk =
         FindFirstSet(bin->free_map, Bin::kWords, bin->first_free_word);
     bin->first_free_word = uint16_t(chunk / 64);
-    return Take(ref.metabin_id, ref.bin_id, bin, chunk, 1);
+    return Take(ref.metabin_id, ref.bin_id, bin, chunk);
   }
 }
 
@@ -129,7 +129,7 @@ void Superbin::ReleaseEvacuated(
             HyperionPointer::Make(id_, ref.metabin_id, ref.bin_id, chunk);
         fn(ChunkLocation{hp, bin->segment + chunk * chunk_size_, bin});
         --left;
-        Free(hp, 1);
+        Free(hp);
       }
     }
   }
@@ -191,7 +191,7 @@ CompactionStats MemoryManager::BeginCompaction(const CompactionPolicy& policy) {
 }
 
 HyperionPointer MemoryManager::Forward(HyperionPointer hp) const {
-  // Null and superbin 0 pointers (chained ones too) have superbin 0.
+  // Null and superbin 0 pointers have superbin 0.
   if (evacuating_bins_ == 0 || hp.superbin() == 0) return hp;
   const Superbin& superbin = (*superbins_)[hp.superbin()];
   const Bin* bin = superbin.BinOf(hp);

@@ -1,4 +1,4 @@
-// Superbin 0: extended records and chained pointers (see extended_record.h).
+// Superbin 0: extended records (see extended_record.h).
 
 #include <algorithm>
 #include <cassert>
@@ -36,7 +36,7 @@ HyperionPointer MemoryManager::AllocateExtended(
   PoisonRegion(block + size, held - size);
   UnpoisonRegion(chunk.address, kExtendedRecordSize);
   auto* record = reinterpret_cast<ExtendedRecord*>(chunk.address);
-  record->flags = ExtendedRecord::kSingle;
+  record->flags = ExtendedRecord::kInUse;
   record->block = block;
   record->requested = uint32_t(size);
   record->overallocation = uint16_t(held - size);
@@ -97,49 +97,11 @@ void MemoryManager::ResizeBlock(ExtendedRecord* record, size_t new_size,
 
 void MemoryManager::FreeExtended(HyperionPointer hp) {
   ExtendedRecord* record = Record(hp);
-  const size_t count =
-      record->flags == ExtendedRecord::kChainHead ? kChainLength : 1;
-  assert(count == kChainLength || record->flags == ExtendedRecord::kSingle);
-  for (size_t i = 0; i < count; ++i) ResizeBlock(record + i, 0, 0);
-  std::memset(record, 0, count * kExtendedRecordSize);
-  PoisonRegion(record, count * kExtendedRecordSize);
-  (*superbins_)[0].Free(hp, count);
-}
-
-HyperionPointer MemoryManager::AllocateChained() {
-  assert(!compacting_);
-  const ChunkLocation chunk = (*superbins_)[0].AllocateRun();
-  UnpoisonRegion(chunk.address, kChainLength * kExtendedRecordSize);
-  auto* records = reinterpret_cast<ExtendedRecord*>(chunk.address);
-  records[0].flags = ExtendedRecord::kChainHead;
-  for (size_t i = 1; i < kChainLength; ++i) {
-    records[i].flags = ExtendedRecord::kChainSlot;
-  }
-  return chunk.hp;
-}
-
-bool MemoryManager::IsChained(HyperionPointer hp) const {
-  return hp.superbin() == 0 && !hp.IsNull() &&
-         Record(hp)->flags == ExtendedRecord::kChainHead;
-}
-
-void* MemoryManager::ResizeSlot(HyperionPointer hp, size_t slot,
-                                size_t new_size) {
-  assert(IsChained(hp) && slot < kChainLength && new_size <= kMaxAllocation);
-  assert(!compacting_);
-  ExtendedRecord* record = Record(hp) + slot;
-  ResizeBlock(record, new_size);
-  return record->block;
-}
-
-void* MemoryManager::ResolveSlot(HyperionPointer hp, size_t slot) const {
-  assert(IsChained(hp) && slot < kChainLength);
-  return (Record(hp) + slot)->block;
-}
-
-size_t MemoryManager::SlotSize(HyperionPointer hp, size_t slot) const {
-  assert(IsChained(hp) && slot < kChainLength);
-  return (Record(hp) + slot)->requested;
+  assert(record->flags == ExtendedRecord::kInUse);
+  ResizeBlock(record, 0, 0);
+  std::memset(record, 0, kExtendedRecordSize);
+  PoisonRegion(record, kExtendedRecordSize);
+  (*superbins_)[0].Free(hp);
 }
 
 }  // namespace kvlab::stage5

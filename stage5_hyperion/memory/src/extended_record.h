@@ -18,9 +18,7 @@ namespace kvlab::stage5 {
 
 struct ExtendedRecord {
   enum Flags : uint16_t {
-    kSingle = 1,     // owned by a plain pointer
-    kChainHead = 2,  // slot 0 of a chained pointer
-    kChainSlot = 4,  // slots 1..7 of a chained pointer
+    kInUse = 1,  // owned by a pointer
   };
 
   char* block;

@@ -135,14 +135,14 @@ void MemoryManager::FreeSmall(HyperionPointer hp) {
   std::memset(chunk.address, 0, size);
   PoisonRegion(chunk.address, superbin.chunk_size());
   requested_bytes_[hp.superbin()] -= size;
-  superbin.Free(hp, 1);
+  superbin.Free(hp);
 }
 
 void* MemoryManager::Resolve(HyperionPointer hp) const {
   if (hp.IsNull()) return nullptr;
   if (hp.superbin() == 0) {
     const ExtendedRecord* record = Record(hp);
-    assert(record->flags == ExtendedRecord::kSingle);
+    assert(record->flags == ExtendedRecord::kInUse);
     return record->block;
   }
   return (*superbins_)[hp.superbin()].Address(hp);
@@ -152,7 +152,7 @@ MemoryManager::Span MemoryManager::ResolveSpan(HyperionPointer hp) const {
   if (hp.IsNull()) return {};
   if (hp.superbin() == 0) {
     const ExtendedRecord* record = Record(hp);
-    assert(record->flags == ExtendedRecord::kSingle);
+    assert(record->flags == ExtendedRecord::kInUse);
     return {record->block, record->requested};
   }
   return {(*superbins_)[hp.superbin()].Address(hp), ChunkSize(hp.superbin())};
@@ -162,7 +162,7 @@ size_t MemoryManager::Size(HyperionPointer hp) const {
   if (hp.IsNull()) return 0;
   if (hp.superbin() == 0) {
     const ExtendedRecord* record = Record(hp);
-    assert(record->flags == ExtendedRecord::kSingle);
+    assert(record->flags == ExtendedRecord::kInUse);
     return record->requested;
   }
   const ChunkLocation chunk = (*superbins_)[hp.superbin()].Locate(hp);

@@ -29,10 +29,9 @@ void Superbin::Init(uint32_t id, SegmentCache* cache) {
   id_ = id;
   chunk_size_ = ChunkSize(id);
   cache_ = cache;
-  // Free relies on a page being larger than any chunk or run of chunks.
+  // Free relies on a page being larger than any chunk.
   assert(segment_size() % PageSize() == 0);
-  assert(kMaxSmallSize < PageSize() &&
-         kChainLength * kExtendedRecordSize < PageSize());
+  assert(kMaxSmallSize < PageSize());
 }
 
 uint64_t Superbin::reserved_chunks() const {
@@ -99,40 +98,15 @@ ChunkLocation Superbin::Allocate() {
       FindFirstSet(bin->free_map, Bin::kWords, bin->first_free_word);
   assert(chunk != kNoBit);
   bin->first_free_word = uint16_t(chunk / 64);
-  return Take(metabin_id, uint32_t(bin_id), bin, chunk, 1);
-}
-
-ChunkLocation Superbin::AllocateRun() {
-  for (uint32_t metabin_id = 0; metabin_id < metabins_.size(); ++metabin_id) {
-    Metabin* metabin = metabins_[metabin_id];
-    if (metabin == nullptr) continue;
-    for (size_t w = 0; w < Metabin::kWords; ++w) {
-      for (uint64_t bits = metabin->not_full[w]; bits != 0; bits &= bits - 1) {
-        const uint32_t bin_id = uint32_t(w * 64 + __builtin_ctzll(bits));
-        Bin* bin = metabin->bins[bin_id];
-        if (bin == nullptr) bin = CreateBin(metabin, metabin_id, bin_id);
-        const size_t chunk = FindFirstFullByte(bin->free_map, Bin::kWords);
-        if (chunk != kNoBit) {
-          return Take(metabin_id, bin_id, bin, chunk, kChainLength);
-        }
-      }
-    }
-  }
-  const uint32_t metabin_id = CreateMetabin();
-  Metabin* metabin = metabins_[metabin_id];
-  Bin* bin = CreateBin(metabin, metabin_id, 0);
-  return Take(metabin_id, 0, bin, FindFirstFullByte(bin->free_map, Bin::kWords),
-              kChainLength);
+  return Take(metabin_id, uint32_t(bin_id), bin, chunk);
 }
 
 ChunkLocation Superbin::Take(uint32_t metabin_id, uint32_t bin_id, Bin* bin,
-                             size_t chunk, size_t count) {
-  for (size_t i = 0; i < count; ++i) {
-    assert(TestBit(bin->free_map, chunk + i));
-    ClearBit(bin->free_map, chunk + i);
-  }
-  bin->used = uint16_t(bin->used + count);
-  chunks_in_use_ += count;
+                             size_t chunk) {
+  assert(TestBit(bin->free_map, chunk));
+  ClearBit(bin->free_map, chunk);
+  ++bin->used;
+  ++chunks_in_use_;
   if (bin->used == kChunksPerBin) {
     Metabin* metabin = metabins_[metabin_id];
     ClearBit(metabin->not_full, bin_id);
@@ -143,16 +117,14 @@ ChunkLocation Superbin::Take(uint32_t metabin_id, uint32_t bin_id, Bin* bin,
       bin->segment + chunk * chunk_size_, bin};
 }
 
-void Superbin::Free(HyperionPointer hp, size_t count) {
+void Superbin::Free(HyperionPointer hp) {
   Metabin* metabin = metabins_[hp.metabin()];
   Bin* bin = metabin->bins[hp.bin()];
-  for (size_t i = 0; i < count; ++i) {
-    assert(!TestBit(bin->free_map, hp.chunk() + i));
-    SetBit(bin->free_map, hp.chunk() + i);
-  }
+  assert(!TestBit(bin->free_map, hp.chunk()));
+  SetBit(bin->free_map, hp.chunk());
   const bool bin_was_full = bin->used == kChunksPerBin;
-  bin->used = uint16_t(bin->used - count);
-  chunks_in_use_ -= count;
+  --bin->used;
+  --chunks_in_use_;
   bin->first_free_word =
       std::min<uint16_t>(bin->first_free_word, uint16_t(hp.chunk() / 64));
   if (bin_was_full) {
@@ -160,10 +132,10 @@ void Superbin::Free(HyperionPointer hp, size_t count) {
     SetBit(metabin->not_full, hp.bin());
     if (metabin_was_full) ListInsert(hp.metabin());
   }
-  // A page is larger than any chunk or run, so a page with bytes of the
-  // freed chunks also has bytes of a neighbour: both in use, and no page
-  // came free. That check saves the divisions below on most frees.
-  const size_t first = hp.chunk(), last = hp.chunk() + count - 1;
+  // A page is larger than any chunk, so a page with bytes of the freed
+  // chunk also has bytes of a neighbour: both in use, and no page came
+  // free. That check saves the divisions below on most frees.
+  const size_t first = hp.chunk(), last = hp.chunk();
   const bool page_may_be_free =
       (first > 0 && TestBit(bin->free_map, first - 1)) ||
       (last + 1 < kChunksPerBin && TestBit(bin->free_map, last + 1));

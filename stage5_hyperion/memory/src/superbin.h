@@ -106,14 +106,8 @@ class Superbin {
   // std::bad_alloc, changing nothing, if it needs a new bin and the system
   // refuses the memory (or the pointers have no room for another metabin).
   ChunkLocation Allocate();
-  // kChainLength consecutive free chunks starting at a multiple of
-  // kChainLength, all now in use; the pointer names the first. Searches
-  // every existing bin before creating one, so it costs O(bins). Fails as
-  // Allocate does.
-  ChunkLocation AllocateRun();
-  // Frees `count` consecutive in-use chunks starting at `hp` (1, or
-  // kChainLength for a run from AllocateRun).
-  void Free(HyperionPointer hp, size_t count);
+  // Frees the in-use chunk `hp`.
+  void Free(HyperionPointer hp);
 
   // The chunk `hp` names, which must be in use.
   ChunkLocation Locate(HyperionPointer hp) const;
@@ -178,9 +172,9 @@ class Superbin {
   // CreateBin then also releases `metabin` if it has no bin.
   uint32_t CreateMetabin();
   Bin* CreateBin(Metabin* metabin, uint32_t metabin_id, uint32_t bin_id);
-  // Takes `count` free chunks at `chunk` of an existing bin.
+  // Takes the free chunk `chunk` of an existing bin.
   ChunkLocation Take(uint32_t metabin_id, uint32_t bin_id, Bin* bin,
-                     size_t chunk, size_t count);
+                     size_t chunk);
   void ReleaseBin(Metabin* metabin, uint32_t metabin_id, uint32_t bin_id);
   // Returns the pages of `bin` that overlap chunks first..last and lie
   // wholly inside free chunks, except those of chunk `keep`, the lowest

@@ -40,32 +40,6 @@ TEST(BitmapTest, FindFirstSetStartsAtTheGivenWord) {
   EXPECT_EQ(FindFirstSet(words.data(), 3, 1), kNoBit);
 }
 
-TEST(BitmapTest, FullBytesMarksOnlyCompleteBytes) {
-  EXPECT_EQ(FullBytes(0), 0u);
-  EXPECT_EQ(FullBytes(~uint64_t{0}), 0x0101010101010101ull);
-  EXPECT_EQ(FullBytes(0xff00), 0x0100u);
-  EXPECT_EQ(FullBytes(0x7f80), 0u);    // 8 bits set, but across two bytes
-  EXPECT_EQ(FullBytes(0xfeff), 0x1u);  // second byte misses its low bit
-  EXPECT_EQ(FullBytes(0xff00000000000000ull), 0x0100000000000000ull);
-}
-
-TEST(BitmapTest, FindFirstFullByteNeedsAnAlignedRunOfEight) {
-  std::vector<uint64_t> words(64, 0);
-  EXPECT_EQ(FindFirstFullByte(words.data(), 64), kNoBit);
-  // Seven bits, then an unaligned run of eight: neither counts.
-  for (size_t bit = 0; bit < 7; ++bit) SetBit(words.data(), bit);
-  for (size_t bit = 20; bit < 28; ++bit) SetBit(words.data(), bit);
-  EXPECT_EQ(FindFirstFullByte(words.data(), 64), kNoBit);
-  for (size_t bit = 4088; bit < 4096; ++bit) SetBit(words.data(), bit);
-  EXPECT_EQ(FindFirstFullByte(words.data(), 64), 4088u);
-  for (size_t bit = 64 * 9 + 8; bit < 64 * 9 + 16; ++bit) {
-    SetBit(words.data(), bit);
-  }
-  EXPECT_EQ(FindFirstFullByte(words.data(), 64), 64u * 9 + 8);
-}
-
-// Every range of a 256-bit map, against a bit-by-bit answer, for maps with
-// one bit cleared at each position (and none).
 TEST(BitmapTest, AllSetInRangeAgreesWithTestingEachBit) {
   for (size_t hole = 0; hole <= 256; ++hole) {
     std::vector<uint64_t> words(4, ~uint64_t{0});

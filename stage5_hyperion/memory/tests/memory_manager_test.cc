@@ -252,44 +252,6 @@ TEST(MemoryManagerTest, SecondMetabinAndReleaseOfItsMetadata) {
   EXPECT_EQ(s.mapped_bytes, 0u);
 }
 
-TEST(MemoryManagerTest, ChainedPointerOwnsEightAlignedRecords) {
-  MemoryManager mm;
-  // Fragment superbin 0's first bin so that the run must skip holes.
-  std::vector<HyperionPointer> singles;
-  for (int i = 0; i < 20; ++i) singles.push_back(mm.Allocate(3000));
-  for (size_t i : {3, 12}) {
-    mm.Free(singles[i]);
-    singles[i] = HyperionPointer();
-  }
-  const HyperionPointer chain = mm.AllocateChained();
-  EXPECT_TRUE(mm.IsChained(chain));
-  EXPECT_FALSE(mm.IsChained(singles[0]));
-  EXPECT_EQ(chain.chunk() % kChainLength, 0u);
-  EXPECT_EQ(chain.chunk(), 24u);  // chunks 1..20 (and holes) precede it
-  EXPECT_EQ(mm.Stats().superbins[0].chunks_in_use, 18u + kChainLength);
-  for (size_t slot = 0; slot < kChainLength; ++slot) {
-    EXPECT_EQ(mm.ResolveSlot(chain, slot), nullptr);
-    EXPECT_EQ(mm.SlotSize(chain, slot), 0u);
-  }
-  void* p = mm.ResizeSlot(chain, 5, 10000);
-  ASSERT_NE(p, nullptr);
-  EXPECT_TRUE(AllZero(p, 10000));
-  std::memset(p, 0x42, 10000);
-  p = mm.ResizeSlot(chain, 5, 30000);
-  EXPECT_EQ(mm.ResolveSlot(chain, 5), p);
-  EXPECT_EQ(static_cast<uint8_t*>(p)[9999], 0x42);
-  EXPECT_TRUE(AllZero(static_cast<uint8_t*>(p) + 10000, 20000));
-  mm.ResizeSlot(chain, 0, 100);
-  EXPECT_EQ(mm.Stats().superbins[0].requested_bytes, 18u * 3000 + 30000 + 100);
-  EXPECT_EQ(mm.CheckConsistency(), "");
-  mm.Free(chain);
-  for (HyperionPointer hp : singles) mm.Free(hp);
-  const SuperbinStats s = mm.Stats().superbins[0];
-  EXPECT_EQ(s.extended_heap_bytes, 0u);
-  EXPECT_EQ(s.chunks_in_use, 0u);
-  EXPECT_EQ(s.bins, 0u);
-}
-
 TEST(MemoryManagerTest, ManagersAreIndependentArenas) {
   MemoryManager a, b;
   const HyperionPointer ha = a.Allocate(100);
@@ -326,8 +288,6 @@ TEST(MemoryManagerTest, DestructorReleasesLiveAllocations) {
   MemoryManager mm;
   mm.Allocate(100);
   mm.Allocate(50000);
-  const HyperionPointer chain = mm.AllocateChained();
-  mm.ResizeSlot(chain, 7, 4000);
 }
 
 }  // namespace

@@ -41,9 +41,7 @@ struct Block {
 
 struct Live {
   HyperionPointer hp;
-  bool chained = false;
-  Block block;                            // plain pointers
-  std::array<Block, kChainLength> slots;  // chained pointers
+  Block block;
 };
 
 class ModelTest : public ::testing::Test {
@@ -103,21 +101,15 @@ class ModelTest : public ::testing::Test {
     ASSERT_EQ(ranges_.erase(reinterpret_cast<uintptr_t>(address)), 1u);
   }
 
-  // An allocation of `size` bytes, or of a random size (some chained) for 0.
+  // An allocation of `size` bytes, or of a random size for 0.
   void AllocateOne(size_t size = 0) {
     Live live;
-    if (size == 0 && rng_() % 50 == 0) {
-      live.chained = true;
-      live.hp = mm_.AllocateChained();
-      ASSERT_TRUE(mm_.IsChained(live.hp));
-    } else {
-      if (size == 0) size = RandomSize();
-      live.hp = mm_.Allocate(size);
-      ASSERT_EQ(live.hp.superbin(), SuperbinForSize(size));
-      ASSERT_NO_FATAL_FAILURE(
-          CheckAndFill(mm_.Resolve(live.hp), 0, &live.block, size));
-      ASSERT_NO_FATAL_FAILURE(AddRange(mm_.Resolve(live.hp), size));
-    }
+    if (size == 0) size = RandomSize();
+    live.hp = mm_.Allocate(size);
+    ASSERT_EQ(live.hp.superbin(), SuperbinForSize(size));
+    ASSERT_NO_FATAL_FAILURE(
+        CheckAndFill(mm_.Resolve(live.hp), 0, &live.block, size));
+    ASSERT_NO_FATAL_FAILURE(AddRange(mm_.Resolve(live.hp), size));
     lives_.push_back(live);
   }
 
@@ -133,20 +125,6 @@ class ModelTest : public ::testing::Test {
   }
 
   void ReallocateOne(Live& live) {
-    if (live.chained) {
-      const size_t slot = rng_() % kChainLength;
-      Block& block = live.slots[slot];
-      const size_t size = rng_() % 5 == 0 ? 0 : NewSize(block.size);
-      ASSERT_NO_FATAL_FAILURE(
-          RemoveRange(mm_.ResolveSlot(live.hp, slot), block.size));
-      void* address = mm_.ResizeSlot(live.hp, slot, size);
-      ASSERT_EQ(address, mm_.ResolveSlot(live.hp, slot));
-      ASSERT_EQ(mm_.SlotSize(live.hp, slot), size);
-      ASSERT_NO_FATAL_FAILURE(
-          CheckAndFill(address, std::min(block.size, size), &block, size));
-      ASSERT_NO_FATAL_FAILURE(AddRange(address, size));
-      return;
-    }
     const size_t size = NewSize(live.block.size);
     ASSERT_NO_FATAL_FAILURE(RemoveRange(mm_.Resolve(live.hp), live.block.size));
     const HyperionPointer moved = mm_.Reallocate(live.hp, size);
@@ -163,15 +141,7 @@ class ModelTest : public ::testing::Test {
 
   void FreeAt(size_t index) {
     Live& live = lives_[index];
-    if (live.chained) {
-      for (size_t slot = 0; slot < kChainLength; ++slot) {
-        ASSERT_NO_FATAL_FAILURE(
-            RemoveRange(mm_.ResolveSlot(live.hp, slot), live.slots[slot].size));
-      }
-    } else {
-      ASSERT_NO_FATAL_FAILURE(
-          RemoveRange(mm_.Resolve(live.hp), live.block.size));
-    }
+    ASSERT_NO_FATAL_FAILURE(RemoveRange(mm_.Resolve(live.hp), live.block.size));
     mm_.Free(live.hp);
     lives_[index] = lives_.back();
     lives_.pop_back();
@@ -187,19 +157,6 @@ class ModelTest : public ::testing::Test {
   void CheckAll() {
     std::array<SuperbinStats, kSuperbins> expected = {};
     for (const Live& live : lives_) {
-      if (live.chained) {
-        expected[0].chunks_in_use += kChainLength;
-        for (size_t slot = 0; slot < kChainLength; ++slot) {
-          const Block& block = live.slots[slot];
-          ASSERT_NO_FATAL_FAILURE(
-              CheckBlock(mm_.ResolveSlot(live.hp, slot), block));
-          expected[0].requested_bytes += block.size;
-          if (block.size != 0) {
-            expected[0].held_bytes += ExtendedHeldSize(block.size);
-          }
-        }
-        continue;
-      }
       ASSERT_NO_FATAL_FAILURE(CheckBlock(mm_.Resolve(live.hp), live.block));
       const uint32_t superbin = SuperbinForSize(live.block.size);
       ASSERT_EQ(live.hp.superbin(), superbin);
@@ -270,7 +227,6 @@ class ModelTest : public ::testing::Test {
     for (Live& live : lives_) {
       const HyperionPointer to = mm_.Forward(live.hp);
       if (to == live.hp) continue;
-      ASSERT_FALSE(live.chained);
       ASSERT_EQ(to.superbin(), live.hp.superbin());
       live.hp = to;
       ++forwarded;
@@ -282,16 +238,8 @@ class ModelTest : public ::testing::Test {
     // that no two live blocks overlap.
     ranges_.clear();
     for (const Live& live : lives_) {
-      if (live.chained) {
-        for (size_t slot = 0; slot < kChainLength; ++slot) {
-          ASSERT_NO_FATAL_FAILURE(
-              AddRange(mm_.ResolveSlot(live.hp, slot), live.slots[slot].size));
-        }
-      } else {
-        ASSERT_EQ(mm_.Size(live.hp), live.block.size);
-        ASSERT_NO_FATAL_FAILURE(
-            AddRange(mm_.Resolve(live.hp), live.block.size));
-      }
+      ASSERT_EQ(mm_.Size(live.hp), live.block.size);
+      ASSERT_NO_FATAL_FAILURE(AddRange(mm_.Resolve(live.hp), live.block.size));
     }
     const CompactionStats done = mm_.FinishCompaction();
     ASSERT_EQ(done.chunks_moved, begun.chunks_moved);

@@ -67,8 +67,6 @@ class Contents {
   }
   HyperionPointer Get(size_t i) const { return live_[i].first; }
   void set_failing(FailingAllocations* failing) { failing_ = failing; }
-  void TrackChain(HyperionPointer hp) { chain_ = hp; }
-  HyperionPointer chain() const { return chain_; }
   void ForwardAll() {
     for (auto& entry : live_) entry.first = mm_->Forward(entry.first);
   }
@@ -98,7 +96,6 @@ class Contents {
   MemoryManager* mm_;
   FailingAllocations* failing_;
   std::vector<std::pair<HyperionPointer, std::string>> live_;
-  HyperionPointer chain_;
   int next_ = 0;
 };
 
@@ -172,8 +169,7 @@ void FragmentedManager(MemoryManager* mm, Contents* contents) {
 }
 
 // Calls that need a new bin (a class not used yet), a heap block, a block
-// that moves, a chunk that changes class, a chained pointer and its slot,
-// and a compaction.
+// that moves, a chunk that changes class, and a compaction.
 std::vector<ManagerStep> ManagerSteps() {
   auto allocate = [](size_t size) {
     return [size](MemoryManager* mm, Contents* contents) {
@@ -196,14 +192,6 @@ std::vector<ManagerStep> ManagerSteps() {
       resize(3, 7000),  // a heap block that moves
       resize(4, 100),   // from the heap into a bin
       resize(1, 2500),  // from a bin to the heap
-      [](MemoryManager* mm, Contents* contents) {
-        contents->TrackChain(mm->AllocateChained());
-      },
-      [](MemoryManager* mm, Contents* contents) {
-        if (!contents->chain().IsNull()) {
-          mm->ResizeSlot(contents->chain(), 3, 4000);
-        }
-      },
       [](MemoryManager* mm, Contents* contents) {
         EXPECT_GT(mm->BeginCompaction().bins_released, 0u);
         contents->ForwardAll();

@@ -13,9 +13,7 @@
 // from superbins 1..63, packed 4,096 to an mmap'd bin. Larger requests get
 // a 16-byte extended record in superbin 0 that owns a heap block growing in
 // coarse steps (size_classes.h), or, allocated with Fit::kExact, rounded to
-// 32 bytes until it first grows. A chained pointer owns 8 consecutive
-// extended records (slots), each with its own heap block, for the trie's
-// split containers.
+// 32 bytes until it first grows.
 //
 // Contract:
 //   - New memory is zero: an allocation is all zero, and the bytes a
@@ -42,15 +40,16 @@
 //     for a new bin, a bin or metabin descriptor, a table's growth, a heap
 //     block; or a 2^14th metabin, which pointers cannot name) throws
 //     std::bad_alloc and leaves the manager as it was, every pointer and
-//     byte unchanged. That is Allocate, AllocateWith, Reallocate,
-//     AllocateChained, ResizeSlot and BeginCompaction; each does its
-//     fallible steps before its first change. Free, Resolve, Forward and
+//     byte unchanged. That is Allocate, AllocateWith, Reallocate and
+//     BeginCompaction; each does its fallible steps before its first
+//     change. Free, Resolve, Forward and
 //     FinishCompaction never fail, and neither does a Reallocate that
 //     ResizesInPlace allows: an owner can undo its own changes without
 //     memory.
 //
-// One manager per arena: it has no global state. Not thread-safe; the
-// arena's lock serialises calls.
+// It has no global state: each store owns its own manager. Not
+// thread-safe; its owner serialises the calls (the store does, being
+// single-threaded itself).
 
 #ifndef KVLAB_STAGE5_MEMORY_MANAGER_H_
 #define KVLAB_STAGE5_MEMORY_MANAGER_H_
@@ -106,37 +105,27 @@ class MemoryManager {
                                Fit fit = Fit::kRoomToGrow);
   // Resizes `hp`'s allocation to `new_size` bytes, as described above.
   // Reallocate(null, n) is Allocate(n); Reallocate(hp, 0) frees hp and
-  // returns null. `hp` must not be chained.
+  // returns null.
   HyperionPointer Reallocate(HyperionPointer hp, size_t new_size);
   // True if Reallocate(hp, new_size) would keep both `hp` and its address
   // (new_size in hp's 32-byte class, or a superbin 0 block that need not
   // move): such a Reallocate allocates nothing and cannot fail.
   bool ResizesInPlace(HyperionPointer hp, size_t new_size) const;
-  // Frees an allocation or a chained pointer with all its slots. Null is a
-  // no-op.
+  // Frees an allocation. Null is a no-op.
   void Free(HyperionPointer hp);
-  // The address of `hp`'s bytes; nullptr for null. `hp` must not be chained.
+  // The address of `hp`'s bytes; nullptr for null.
   void* Resolve(HyperionPointer hp) const;
-  // The size `hp` was last given; 0 for null. `hp` must not be chained.
+  // The size `hp` was last given; 0 for null.
   size_t Size(HyperionPointer hp) const;
   // Resolve's address and a number of bytes that may be read from it (the
   // chunk's size, or the heap block's requested size), found without
   // touching the bytes: a caller can ask for their cache lines before the
-  // first of them arrives. {nullptr, 0} for null; `hp` must not be chained.
+  // first of them arrives. {nullptr, 0} for null.
   struct Span {
     void* address = nullptr;
     size_t bytes = 0;
   };
   Span ResolveSpan(HyperionPointer hp) const;
-
-  // A chained pointer: kChainLength empty slots.
-  HyperionPointer AllocateChained();
-  // Resizes slot `slot` (< kChainLength) of chained `hp` to `new_size`
-  // bytes, with Reallocate's rules; returns its new address (nullptr for 0).
-  void* ResizeSlot(HyperionPointer hp, size_t slot, size_t new_size);
-  void* ResolveSlot(HyperionPointer hp, size_t slot) const;
-  size_t SlotSize(HyperionPointer hp, size_t slot) const;
-  bool IsChained(HyperionPointer hp) const;
 
   // Compaction moves live chunks of superbins 1..63 out of their sparsest
   // bins into free chunks of the densest ones, so that the emptied bins are
@@ -152,11 +141,11 @@ class MemoryManager {
   // policy.min_bins. Each moved chunk keeps its contents, its size and its
   // zero, poisoned tail; its old chunk holds the new pointer (a forwarding
   // record) and stays allocated until Finish, so between the two calls the
-  // statistics count it twice (in use, requested and held). Superbin 0 and
-  // chained pointers never move.
+  // statistics count it twice (in use, requested and held). Superbin 0
+  // never moves.
   //
   // Between Begin and Finish the owner may call Forward, Resolve, Size,
-  // ResolveSlot, SlotSize, IsChained, Stats and CheckConsistency, the
+  // ResolveSpan, Stats and CheckConsistency, the
   // resolving ones only on forwarded pointers: resolving a pointer that was
   // moved but not yet forwarded is a misuse (it asserts in debug builds),
   // and so is any call that allocates, resizes or frees. Every pointer the
@@ -167,7 +156,7 @@ class MemoryManager {
   // Begin returns the chunks and bytes moved and the bins being emptied.
   CompactionStats BeginCompaction(const CompactionPolicy& policy = {});
   // The pointer `hp` now has: the new one if Begin moved its chunk, else
-  // `hp` itself (also null, superbin 0 and chained pointers, and outside a
+  // `hp` itself (also null, superbin 0 pointers, and outside a
   // compaction). `hp` must be a live pointer.
   HyperionPointer Forward(HyperionPointer hp) const;
   // Ends the compaction and returns its complete statistics.

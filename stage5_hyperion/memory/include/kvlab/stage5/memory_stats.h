@@ -14,8 +14,8 @@
 namespace kvlab::stage5 {
 
 struct SuperbinStats {
-  // Chunks handed out (superbin 0: extended records, 8 per chained pointer;
-  // the record reserved for the null pointer is not counted).
+  // Chunks handed out (superbin 0: extended records; the record reserved
+  // for the null pointer is not counted).
   uint64_t chunks_in_use = 0;
   // Free chunks inside mapped bins: external fragmentation.
   uint64_t chunks_free = 0;

@@ -32,8 +32,6 @@ inline constexpr size_t kBinsPerMetabin = 256;
 inline constexpr size_t kMaxMetabins = size_t{1} << 14;
 // Superbin 0's chunks are extended records.
 inline constexpr size_t kExtendedRecordSize = 16;
-// A chained extended pointer owns this many consecutive records.
-inline constexpr size_t kChainLength = 8;
 
 // The superbin serving a request of `size` bytes (1..kMaxAllocation).
 constexpr uint32_t SuperbinForSize(size_t size) {
