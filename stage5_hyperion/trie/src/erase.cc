@@ -8,17 +8,19 @@
 
 #include <cassert>
 
+#include "descent.h"
 #include "hyperion_store.h"
 
 namespace kvlab::stage5 {
 
 using hyperion::ChildKind;
 using hyperion::DecodeNode;
+using hyperion::Descent;
 using hyperion::EndsKey;
 using hyperion::Node;
 using hyperion::NodeType;
 using hyperion::Region;
-using hyperion::SiblingSearch;
+using hyperion::Stop;
 
 // One container level on a deletion's path: the region (a whole container
 // at `level`, or an embedded one whose size byte is at `size_pos`) and the
@@ -34,6 +36,39 @@ struct HyperionStore::Frame {
   bool has_s = false;
   uint32_t s_pos = 0;
   uint8_t s_prev = 0;
+};
+
+// A deletion's path: the real containers it passes, as a write's, and one
+// frame per region (real or embedded) the key passes through.
+struct HyperionStore::ErasePath : hyperion::PathBase {
+  HyperionStore& store;
+  std::string_view key;
+  LevelPath& levels;
+  absl::InlinedVector<Frame, 8>& frames;
+  Frame frame;  // the current region's, pushed once its S-node is found
+
+  void SawT(const Descent& d) {
+    if (!frame.embedded) RecordT(&levels.back(), d.t);
+    frame.t_pos = d.t.pos;
+    frame.t_prev = d.t.prev;
+  }
+  void PassS(const Descent& d) {
+    frame.has_s = true;
+    frame.s_pos = d.s.pos;
+    frame.s_prev = d.s.prev;
+    frames.push_back(frame);
+  }
+  const uint8_t* EnterPointer(const uint8_t* buf, const Node& s, size_t depth) {
+    levels.push_back(store.ChildLevel(buf, s.child_pos, key, depth));
+    frame = Frame{.level = levels.size() - 1, .depth = depth};
+    return store.Base(levels, frame.level);
+  }
+  void EnterEmbedded(const uint8_t*, const Node& s, size_t depth) {
+    frame = Frame{.level = levels.size() - 1,
+                  .depth = depth,
+                  .embedded = true,
+                  .size_pos = s.child_pos};
+  }
 };
 
 namespace {
@@ -55,61 +90,34 @@ bool HyperionStore::Erase(std::string_view key) {
 
   LevelPath levels{Level{.hp = root_}};
   absl::InlinedVector<Frame, 8> frames;
-  Region region = hyperion::WholeContainer(Base(levels, 0));
-  Frame frame;
-  size_t depth = 0;
+  ErasePath path{{}, *this, key, levels, frames, Frame()};
+  const Descent d =
+      hyperion::Descend(hyperion::WholeContainer(Base(levels, 0)), key, path);
   Loss loss;
   HyperionPointer freed_chunk;  // an external value's, freed at the end
-  while (true) {
-    const uint8_t* buf = region.buf;
-    const SiblingSearch ts = hyperion::FindT(region, uint8_t(key[depth]));
-    if (!ts.found) return false;
-    if (!frame.embedded) {
-      levels.back().t_pos = ts.pos;
-      levels.back().t_prev = ts.prev;
-      levels.back().t_steps = ts.steps;
-    }
-    frame.t_pos = ts.pos;
-    frame.t_prev = ts.prev;
-    if (key.size() == depth + 1) {
-      if (!EndsKey(ts.node.type)) return false;
-      frames.push_back(frame);
+  switch (d.stop) {
+    case Stop::kNoT:
+    case Stop::kNoS:
+    case Stop::kNoChild:
+      return false;
+    case Stop::kEndsAtT:
+      if (!EndsKey(d.t.node.type)) return false;
+      frames.push_back(path.frame);
       loss = Loss::kTValue;
       break;
-    }
-    const SiblingSearch ss =
-        hyperion::FindS(region, ts.node, uint8_t(key[depth + 1]));
-    if (!ss.found) return false;
-    frame.has_s = true;
-    frame.s_pos = ss.pos;
-    frame.s_prev = ss.prev;
-    frames.push_back(frame);
-    depth += 2;
-    const Node& sn = ss.node;
-    if (key.size() == depth) {
-      if (!EndsKey(sn.type)) return false;
+    case Stop::kEndsAtS:
+      if (!EndsKey(d.s.node.type)) return false;
+      path.PassS(d);
       loss = Loss::kSValue;
       break;
-    }
-    if (sn.child == ChildKind::kNone) return false;
-    if (sn.child == ChildKind::kSuffix) {
-      const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, sn.child_pos);
-      if (sx.bytes != key.substr(depth)) return false;
+    case Stop::kSuffix: {
+      const uint8_t* buf = d.region.buf;
+      const hyperion::Suffix sx =
+          hyperion::DecodeSuffix(buf, d.s.node.child_pos);
+      if (sx.bytes != key.substr(d.depth + 2)) return false;
       freed_chunk = ExternalChunk(buf + sx.value_pos, sx.value_bytes);
       loss = Loss::kSChild;
       break;
-    }
-    frame = Frame();
-    frame.depth = depth;
-    if (sn.child == ChildKind::kPointer) {
-      levels.push_back(ChildLevel(buf, sn.child_pos, key, depth));
-      frame.level = levels.size() - 1;
-      region = hyperion::WholeContainer(Base(levels, frame.level));
-    } else {
-      frame.level = levels.size() - 1;
-      frame.embedded = true;
-      frame.size_pos = sn.child_pos;
-      region = hyperion::EmbeddedRegion(buf, sn.child_pos);
     }
   }
 

@@ -63,6 +63,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "container_scan.h"
+#include "descent.h"
 #include "kvlab/kv_store.h"
 #include "kvlab/stage5/memory_manager.h"
 #include "kvlab/store_options.h"
@@ -249,9 +250,27 @@ class HyperionStore final : public KVStore {
   };
 
   // Put and Delete proper (insert.cc, erase.cc); PutImpl and DeleteImpl
-  // run them through Write and add the compaction check.
+  // run them through Write and add the compaction check. Both, Get and a
+  // scan's start find the key with one descent (descent.h); each passes
+  // its own path, which records what it needs on the way down.
   bool Insert(std::string_view key, std::string_view value);
   bool Erase(std::string_view key);
+  struct ReadPath;
+  struct WritePath;
+  // Sets the T-node on `level`'s path to the one search `t` found (or its
+  // insertion point).
+  static void RecordT(Level* level, const hyperion::SiblingSearch& t) {
+    level->t_pos = t.pos;
+    level->t_prev = t.prev;
+    level->t_steps = t.steps;
+  }
+  // Put, the key going on by `rest` below S-node d.s.node, which has no
+  // child or a suffix (d.stop): adds the child, or replaces the suffix's
+  // value (then returns true and sets `*old_chunk` to the old value's
+  // chunk, if external), or splits the suffix.
+  bool AddBelowS(LevelPath* levels, EmbedPath* embeds,
+                 const hyperion::Descent& d, std::string_view rest,
+                 std::string_view value_enc, HyperionPointer* old_chunk);
   // Runs `write` (Insert or Erase) with a fresh undo log and returns what it
   // returns. If it throws std::bad_alloc, undoes what it changed, restores
   // the members it set, and rethrows.
@@ -520,14 +539,12 @@ class HyperionStore final : public KVStore {
     ScanVisitor visitor;
     uint64_t visited = 0;
   };
-  // Descends along `bound` (non-empty) below `region`, whose keys extend
-  // the `state->length` bytes of `state->key`: emits a suffix on the path
-  // that is in range, and enters for the walk what follows the path at each
-  // level. A `region` that is a piece of split container `split` (null:
-  // none) enters a level that moves on to piece `next_piece` when its
-  // nodes end.
-  bool ScanFrom(const Region& region, std::string_view bound, ScanState* state,
-                const uint8_t* split = nullptr, uint32_t next_piece = 0) const;
+  // Descends along `bound` (non-empty) from the root container `root`
+  // (descent.h): emits a suffix on the path that is in range, and enters
+  // for the walk what follows the path at each level.
+  struct ScanPath;
+  bool ScanFrom(const Region& root, std::string_view bound,
+                ScanState* state) const;
   // Visits every key of the levels entered in `state`, the top one first.
   void Walk(ScanState* state) const;
   // Looks at the next kPrefetchLookahead nodes from `p` (before `end`) for
@@ -547,8 +564,9 @@ class HyperionStore final : public KVStore {
   bool Emit(std::string_view value, ScanState* state) const;
 
   // --- erasing (erase.cc): one frame per container level a deletion
-  // passes through.
+  // passes through, and the path that records them (descent.h).
   struct Frame;
+  struct ErasePath;
 
   // --- checking and dumping (check.cc, dump.cc)
   std::string CheckRegion(const Region& region, bool embedded, uint64_t* keys,

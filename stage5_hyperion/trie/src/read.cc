@@ -2,6 +2,7 @@
 // order, as Scan in scan.cc does) but skips a pointer child by its stored
 // key count and an embedded container by counting its (at most 255) bytes.
 
+#include "descent.h"
 #include "hyperion_store.h"
 #include "jump_table.h"
 #include "tnode_table.h"
@@ -14,6 +15,19 @@ using hyperion::EndsKey;
 using hyperion::Node;
 using hyperion::Region;
 using hyperion::SiblingSearch;
+using hyperion::Stop;
+
+// Get records nothing on its way down; a pointer child leads to the
+// container, or the piece of a split one, that holds the next key byte.
+struct HyperionStore::ReadPath : hyperion::PathBase {
+  const HyperionStore& store;
+  std::string_view key;
+
+  const uint8_t* EnterPointer(const uint8_t* buf, const Node& s, size_t depth) {
+    return store.ContainerFor(HyperionPointer::Load(buf + s.child_pos),
+                              uint8_t(key[depth]));
+  }
+};
 
 bool HyperionStore::GetImpl(std::string_view key, std::string* value) const {
   if (key.empty()) {
@@ -25,50 +39,34 @@ bool HyperionStore::GetImpl(std::string_view key, std::string* value) const {
     return true;
   }
   if (root_.IsNull()) return false;
-  Region region =
-      hyperion::WholeContainer(static_cast<uint8_t*>(mm_.Resolve(root_)));
-  size_t depth = 0;
-  while (true) {
-    const SiblingSearch ts = hyperion::FindT(region, uint8_t(key[depth]));
-    if (!ts.found) return false;
-    const Node* node = &ts.node;
-    SiblingSearch ss;
-    if (key.size() > depth + 1) {
-      ss = hyperion::FindS(region, ts.node, uint8_t(key[depth + 1]));
-      if (!ss.found) return false;
-      node = &ss.node;
-      depth += 2;
-      if (key.size() > depth) {
-        const uint8_t* buf = region.buf;
-        switch (node->child) {
-          case ChildKind::kNone:
-            return false;
-          case ChildKind::kPointer:
-            region = hyperion::WholeContainer(
-                ContainerFor(HyperionPointer::Load(buf + node->child_pos),
-                             uint8_t(key[depth])));
-            continue;
-          case ChildKind::kEmbedded:
-            region = hyperion::EmbeddedRegion(buf, node->child_pos);
-            continue;
-          case ChildKind::kSuffix: {
-            const hyperion::Suffix sx =
-                hyperion::DecodeSuffix(buf, node->child_pos);
-            if (sx.bytes != key.substr(depth)) return false;
-            if (value != nullptr) {
-              value->assign(SuffixValue(buf, sx));
-            }
-            return true;
-          }
-        }
-      }
+  ReadPath path{{}, *this, key};
+  const hyperion::Descent d = hyperion::Descend(
+      hyperion::WholeContainer(static_cast<uint8_t*>(mm_.Resolve(root_))), key,
+      path);
+  const uint8_t* buf = d.region.buf;
+  const Node* node;
+  switch (d.stop) {
+    case Stop::kNoT:
+    case Stop::kNoS:
+    case Stop::kNoChild:
+      return false;
+    case Stop::kEndsAtT:
+      node = &d.t.node;
+      break;
+    case Stop::kEndsAtS:
+      node = &d.s.node;
+      break;
+    case Stop::kSuffix: {
+      const hyperion::Suffix sx =
+          hyperion::DecodeSuffix(buf, d.s.node.child_pos);
+      if (sx.bytes != key.substr(d.depth + 2)) return false;
+      if (value != nullptr) value->assign(SuffixValue(buf, sx));
+      return true;
     }
-    if (!EndsKey(node->type)) return false;
-    if (value != nullptr) {
-      value->assign(NodeValue(region.buf, *node));
-    }
-    return true;
   }
+  if (!EndsKey(node->type)) return false;
+  if (value != nullptr) value->assign(NodeValue(buf, *node));
+  return true;
 }
 
 uint64_t HyperionStore::CountKeys(const Region& region) {

@@ -15,16 +15,18 @@
 
 #include <cstring>
 
+#include "descent.h"
 #include "hyperion_store.h"
 #include "short_copy.h"
 
 namespace kvlab::stage5 {
 
 using hyperion::ChildKind;
+using hyperion::Descent;
 using hyperion::Node;
 using hyperion::NodeType;
 using hyperion::Region;
-using hyperion::SiblingSearch;
+using hyperion::Stop;
 
 namespace {
 
@@ -212,59 +214,76 @@ void HyperionStore::ScanState::Append(const uint8_t* bytes, size_t n) {
   length += n;
 }
 
-// The start key's path: the T-node with its first byte (if any) and the
-// S-node with its second. What comes before the path is skipped unread;
-// what comes after it at each level is in range whole, and is left on the
-// stack for the walk, the deepest level on top.
-bool HyperionStore::ScanFrom(const Region& region, std::string_view bound,
-                             ScanState* state, const uint8_t* split,
-                             uint32_t next_piece) const {
-  const uint8_t* buf = region.buf;
-  const uint8_t* end = buf + region.end;
+// A scan's path: at each region the start key passes through, what follows
+// the path's S-node there is in range whole, and goes on the stack for the
+// walk (the deepest region on top). The key bytes of the path are written
+// as it goes.
+struct HyperionStore::ScanPath : hyperion::PathBase {
+  const HyperionStore& store;
+  std::string_view bound;
+  ScanState* state;
+  // The current region is a piece of this split directory, and the walk
+  // moves on to piece `next_piece` when it ends (null: not a piece).
+  const uint8_t* split = nullptr;
+  uint32_t next_piece = 0;
+
+  void PassS(const Descent& d) {
+    const uint32_t base = uint32_t(state->length);
+    const Node& t = d.t.node;
+    const Node& s = d.s.node;
+    state->Enter(d.region.buf + s.end, d.region.buf + d.region.end, base, t.key,
+                 s.key, split, next_piece);
+    state->key[base] = char(t.key);
+    state->key[base + 1] = char(s.key);
+    state->length = base + 2;
+  }
+  const uint8_t* EnterPointer(const uint8_t* buf, const Node& s, size_t depth) {
+    const auto* c = static_cast<const uint8_t*>(
+        store.mm_.Resolve(HyperionPointer::Load(buf + s.child_pos)));
+    split = nullptr;
+    next_piece = 0;
+    if (!hyperion::IsSplit(c)) return c;
+    // The pieces before the bound's are out of range; the walk moves on
+    // to those after it once the bound's piece is done.
+    const uint32_t j = hyperion::PieceFor(c, uint8_t(bound[depth]));
+    split = c;
+    next_piece = j + 1;
+    return static_cast<const uint8_t*>(
+        store.mm_.Resolve(hyperion::PiecePointer(c, j)));
+  }
+  void EnterEmbedded(const uint8_t*, const Node&, size_t) {
+    split = nullptr;
+    next_piece = 0;
+  }
+};
+
+bool HyperionStore::ScanFrom(const Region& root, std::string_view bound,
+                             ScanState* state) const {
+  ScanPath path{{}, *this, bound, state};
+  const Descent d = hyperion::Descend(root, bound, path);
+  const uint8_t* buf = d.region.buf;
+  const uint8_t* end = buf + d.region.end;
   const uint32_t base = uint32_t(state->length);
-  const SiblingSearch ts = hyperion::FindT(region, uint8_t(bound[0]));
-  const std::string_view t_bound = bound.substr(1);
-  // No T-node with the first byte, or a bound of one byte: the walk starts
-  // at the first T-node at or after it.
-  if (!ts.found || t_bound.empty()) {
-    state->Enter(buf + ts.pos, end, base, ts.prev, 0, split, next_piece);
-    return true;
-  }
-  const Node& t = ts.node;
-  state->key[base] = char(t.key);
-  const SiblingSearch ss = hyperion::FindS(region, t, uint8_t(t_bound[0]));
-  if (!ss.found || t_bound.size() == 1) {
-    state->Enter(buf + ss.pos, end, base, t.key, ss.prev, split, next_piece);
-    return true;
-  }
-  const Node& s = ss.node;
-  state->Enter(buf + s.end, end, base, t.key, s.key, split, next_piece);
-  state->key[base + 1] = char(s.key);
-  state->length = base + 2;
-  const std::string_view s_bound = t_bound.substr(1);
-  switch (s.child) {
-    case ChildKind::kNone:
+  switch (d.stop) {
+    case Stop::kNoT:
+    case Stop::kEndsAtT:
+      // The walk starts at the first T-node at or after the bound's byte.
+      state->Enter(buf + d.t.pos, end, base, d.t.prev, 0, path.split,
+                   path.next_piece);
       return true;
-    case ChildKind::kPointer: {
-      const auto* c = static_cast<const uint8_t*>(
-          mm_.Resolve(HyperionPointer::Load(buf + s.child_pos)));
-      if (!hyperion::IsSplit(c)) {
-        return ScanFrom(hyperion::WholeContainer(c), s_bound, state);
-      }
-      // The pieces before the bound's are out of range; the walk moves on
-      // to those after it once the bound's piece is done.
-      const uint32_t j = hyperion::PieceFor(c, uint8_t(s_bound[0]));
-      const auto* piece = static_cast<const uint8_t*>(
-          mm_.Resolve(hyperion::PiecePointer(c, j)));
-      return ScanFrom(hyperion::WholeContainer(piece), s_bound, state, c,
-                      j + 1);
-    }
-    case ChildKind::kEmbedded:
-      return ScanFrom(hyperion::EmbeddedRegion(buf, s.child_pos), s_bound,
-                      state);
-    case ChildKind::kSuffix: {
-      const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, s.child_pos);
-      if (sx.bytes < s_bound) return true;
+    case Stop::kNoS:
+    case Stop::kEndsAtS:
+      // ... or at the first S-node at or after the next one.
+      state->key[base] = char(d.t.node.key);
+      state->Enter(buf + d.s.pos, end, base, d.t.node.key, d.s.prev, path.split,
+                   path.next_piece);
+      return true;
+    case Stop::kNoChild:
+      return true;
+    case Stop::kSuffix: {
+      const hyperion::Suffix sx =
+          hyperion::DecodeSuffix(buf, d.s.node.child_pos);
+      if (sx.bytes < bound.substr(d.depth + 2)) return true;
       state->Append(reinterpret_cast<const uint8_t*>(sx.bytes.data()),
                     sx.bytes.size());
       return Emit(SuffixValue(buf, sx), state);
