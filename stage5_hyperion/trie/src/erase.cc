@@ -71,12 +71,6 @@ struct HyperionStore::ErasePath : hyperion::PathBase {
   }
 };
 
-namespace {
-
-enum class Loss { kTValue, kSValue, kSChild };
-
-}  // namespace
-
 bool HyperionStore::Erase(std::string_view key) {
   if (key.empty()) {
     if (!has_empty_key_) return false;
@@ -133,83 +127,8 @@ bool HyperionStore::Erase(std::string_view key) {
     // Any deeper level left behind was freed (and marked finished) above.
     assert(levels.size() <= fr.level + 1 || levels[fr.level + 1].finished);
     levels.resize(fr.level + 1);
-    uint8_t* buf = Base(levels, fr.level);
-    EmbedPath embeds;
-    for (size_t g = 1; g <= f; ++g) {
-      if (frames[g].level == fr.level && frames[g].embedded) {
-        embeds.push_back(
-            Embed{frames[g].size_pos, frames[g - 1].s_pos, frames[g].depth});
-      }
-    }
-    const Region r = fr.embedded ? hyperion::EmbeddedRegion(buf, fr.size_pos)
-                                 : hyperion::WholeContainer(buf);
-    const Node t = DecodeNode(buf, fr.t_pos, fr.t_prev);
-    // Walked, not jumped: a deeper frame may have changed t's children.
-    const uint32_t t_end = hyperion::SkipSChildren(buf, t.end, r.end);
-    // The path's T-node loses an S-child, or goes: its jump structures are
-    // measured anew (FinishLevel).
-    auto mark_removal = [&] {
-      if (!fr.embedded) levels[fr.level].s_removed = true;
-    };
-    // Removes the T-node and its children, re-encoding the next T-node.
-    auto remove_t = [&] {
-      mark_removal();
-      std::string bytes;
-      uint32_t old_len = t_end - t.pos;
-      if (t_end < r.end && buf[t_end] != 0) {
-        const Node next = DecodeNode(buf, t_end, t.key);
-        bytes = Reencoded(next, fr.t_prev);
-        old_len += next.head_bytes();
-      }
-      Splice(&levels, &embeds, t.pos, old_len, bytes);
-    };
-    if (loss == Loss::kTValue) {
-      freed_chunk = ExternalChunk(buf, t);
-      if (t_end > t.end) {
-        Splice(&levels, &embeds, t.pos, t.end - t.pos,
-               Rewritten(buf, t, NodeType::kInner, {}, ChildKind::kNone, {}));
-      } else {
-        remove_t();
-      }
-    } else {
-      const Node s = DecodeNode(buf, fr.s_pos, fr.s_prev);
-      NodeType type = s.type;
-      ChildKind child = s.child;
-      std::string_view child_bytes(
-          reinterpret_cast<const char*>(buf + s.child_pos), s.child_bytes);
-      if (loss == Loss::kSValue) {
-        freed_chunk = ExternalChunk(buf, s);
-        type = NodeType::kInner;
-      } else {
-        child = ChildKind::kNone;
-        child_bytes = {};
-      }
-      if (type != NodeType::kInner || child != ChildKind::kNone) {
-        const hyperion::TaggedValue value(buf, s);
-        Splice(&levels, &embeds, s.pos, s.end - s.pos,
-               Rewritten(buf, s, type, value.view(), child, child_bytes));
-      } else if (t.type == NodeType::kInner && s.pos == t.end &&
-                 (s.end >= r.end || buf[s.end] == 0 ||
-                  !hyperion::IsS(buf[s.end]))) {
-        remove_t();  // the T-node's only child, and no key ends at it
-      } else {
-        mark_removal();
-        std::string bytes;
-        uint32_t old_len = s.end - s.pos;
-        if (s.end < r.end && buf[s.end] != 0 && hyperion::IsS(buf[s.end])) {
-          const Node next = DecodeNode(buf, s.end, s.key);
-          bytes = Reencoded(next, fr.s_prev);
-          old_len += next.head_bytes();
-        }
-        Splice(&levels, &embeds, s.pos, old_len, bytes);
-      }
-    }
-    // Did the region empty? Then the S-node above loses its child.
-    buf = Base(levels, fr.level);
-    const bool empty =
-        fr.embedded ? buf[fr.size_pos] == 1
-                    : hyperion::ContainerUsed(buf) == hyperion::NodesBegin(buf);
-    if (!empty) break;
+    if (!RemoveFromFrame(&levels, frames.data(), f, loss, &freed_chunk)) break;
+    // The region emptied: the S-node above loses its child.
     if (!fr.embedded && !levels[fr.level].split.IsNull()) {
       // Other pieces remain: the S-node above keeps its child.
       RemovePiece(&levels, fr.level);
@@ -227,6 +146,84 @@ bool HyperionStore::Erase(std::string_view key) {
   for (size_t i = levels.size(); i-- > 0;) FinishLevel(&levels, i, key, -1);
   undo_.FreeLater(freed_chunk);
   return true;
+}
+
+bool HyperionStore::RemoveFromFrame(LevelPath* levels, const Frame* frames,
+                                    size_t f, Loss loss,
+                                    HyperionPointer* freed_chunk) {
+  const Frame& fr = frames[f];
+  uint8_t* buf = Base(*levels, fr.level);
+  EmbedPath embeds;
+  for (size_t g = 1; g <= f; ++g) {
+    if (frames[g].level == fr.level && frames[g].embedded) {
+      embeds.push_back(
+          Embed{frames[g].size_pos, frames[g - 1].s_pos, frames[g].depth});
+    }
+  }
+  const Region r = fr.embedded ? hyperion::EmbeddedRegion(buf, fr.size_pos)
+                               : hyperion::WholeContainer(buf);
+  const Node t = DecodeNode(buf, fr.t_pos, fr.t_prev);
+  // Walked, not jumped: a deeper frame may have changed t's children.
+  const uint32_t t_end = hyperion::SkipSChildren(buf, t.end, r.end);
+  // Removes a node; the path's T-node then loses an S-child, or goes, and
+  // its jump structures are measured anew (FinishLevel).
+  const auto remove = [&](const Node& n, uint32_t end, uint8_t prev,
+                          bool s_level) {
+    if (!fr.embedded) (*levels)[fr.level].s_removed = true;
+    RemoveNode(levels, &embeds, r, n, end, prev, s_level);
+  };
+  if (loss == Loss::kTValue) {
+    *freed_chunk = ExternalChunk(buf, t);
+    if (t_end > t.end) {
+      Splice(levels, &embeds, t.pos, t.end - t.pos,
+             Rewritten(buf, t, NodeType::kInner, {}, ChildKind::kNone, {}));
+    } else {
+      remove(t, t_end, fr.t_prev, /*s_level=*/false);
+    }
+  } else {
+    const Node s = DecodeNode(buf, fr.s_pos, fr.s_prev);
+    NodeType type = s.type;
+    ChildKind child = s.child;
+    std::string_view child_bytes(
+        reinterpret_cast<const char*>(buf + s.child_pos), s.child_bytes);
+    if (loss == Loss::kSValue) {
+      *freed_chunk = ExternalChunk(buf, s);
+      type = NodeType::kInner;
+    } else {
+      child = ChildKind::kNone;
+      child_bytes = {};
+    }
+    if (type != NodeType::kInner || child != ChildKind::kNone) {
+      const hyperion::TaggedValue value(buf, s);
+      Splice(levels, &embeds, s.pos, s.end - s.pos,
+             Rewritten(buf, s, type, value.view(), child, child_bytes));
+    } else if (t.type == NodeType::kInner && s.pos == t.end &&
+               (s.end >= r.end || buf[s.end] == 0 ||
+                !hyperion::IsS(buf[s.end]))) {
+      // The T-node's only child, and no key ends at it: both go.
+      remove(t, t_end, fr.t_prev, /*s_level=*/false);
+    } else {
+      remove(s, s.end, fr.s_prev, /*s_level=*/true);
+    }
+  }
+  buf = Base(*levels, fr.level);
+  return fr.embedded
+             ? buf[fr.size_pos] == 1
+             : hyperion::ContainerUsed(buf) == hyperion::NodesBegin(buf);
+}
+
+void HyperionStore::RemoveNode(LevelPath* levels, EmbedPath* embeds,
+                               const Region& r, const Node& n, uint32_t end,
+                               uint8_t prev, bool s_level) {
+  const uint8_t* buf = r.buf;
+  std::string bytes;
+  uint32_t old_len = end - n.pos;
+  if (end < r.end && buf[end] != 0 && (!s_level || hyperion::IsS(buf[end]))) {
+    const Node next = DecodeNode(buf, end, n.key);
+    bytes = Reencoded(next, prev);
+    old_len += next.head_bytes();
+  }
+  Splice(levels, embeds, n.pos, old_len, bytes);
 }
 
 }  // namespace kvlab::stage5

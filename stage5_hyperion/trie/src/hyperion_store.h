@@ -189,9 +189,6 @@ class HyperionStore final : public KVStore {
   bool DeleteImpl(std::string_view key) override;
 
  private:
-  // "" if every invariant holds, else the first violation (CheckInvariants'
-  // message).
-  std::string FirstViolation() const;
   // One real container on the path of an operation: `hp`, and where its
   // pointer is stored: at offset `ref` of the previous level's container
   // (level 0 is the root, whose pointer is root_); its T-nodes hold key
@@ -567,21 +564,47 @@ class HyperionStore final : public KVStore {
   // passes through, and the path that records them (descent.h).
   struct Frame;
   struct ErasePath;
+  // What a deletion takes from a frame: the value of its T-node or of its
+  // S-node, or the S-node's child.
+  enum class Loss { kTValue, kSValue, kSChild };
+  // Takes `loss` from frame `frames[f]` (of a deletion's frames, which
+  // `levels` holds up to the frame's), removing the nodes that no longer
+  // lead to a key; sets `*freed_chunk` to a lost value's external chunk.
+  // Returns true if the frame's region is left empty.
+  bool RemoveFromFrame(LevelPath* levels, const Frame* frames, size_t f,
+                       Loss loss, HyperionPointer* freed_chunk);
+  // Removes node `n` of region `r` with its subtree, which ends at `end`,
+  // and re-encodes the next sibling (an S-node if `s_level`) against
+  // `prev`, the key byte of the sibling before `n`.
+  void RemoveNode(LevelPath* levels, EmbedPath* embeds, const Region& r,
+                  const Node& n, uint32_t end, uint8_t prev, bool s_level);
 
   // --- checking and dumping (check.cc, dump.cc)
-  std::string CheckRegion(const Region& region, bool embedded, uint64_t* keys,
+  // The checks return OK or Internal naming the first violation. The
+  // nodes of `region` (an embedded container if `embedded`): adds the keys
+  // below it to `*keys` and every chunk it references to `*chunks`.
+  absl::Status CheckRegion(const Region& region, bool embedded, uint64_t* keys,
+                           std::vector<uint64_t>* chunks) const;
+  // S-node `s` of `region`, after a sibling with key byte `prev_s` (-1:
+  // none), and its child.
+  absl::Status CheckSNode(const Region& region, const Node& s, int prev_s,
+                          uint64_t* keys, std::vector<uint64_t>* chunks) const;
+  // The child of S-node `s` of `buf`: a container, split container,
+  // embedded container or suffix, with the keys below it.
+  absl::Status CheckChild(const uint8_t* buf, const Node& s, uint64_t* keys,
                           std::vector<uint64_t>* chunks) const;
-  std::string CheckJumpSuccessor(const uint8_t* buf, const Node& t,
-                                 const Region& region, bool embedded) const;
-  std::string CheckJumpTable(const Region& region) const;
+  // T-node `t`'s jump successor and T-node jump table.
+  absl::Status CheckJumpSuccessor(const uint8_t* buf, const Node& t,
+                                  const Region& region, bool embedded) const;
+  absl::Status CheckJumpTable(const Region& region) const;
   void DumpRegion(const Region& region, int indent, std::string* out,
                   std::vector<HyperionPointer>* children) const;
   // A child container's header, chunk, free tail and nodes, `keys` the
   // keys below it.
-  std::string CheckChildContainer(HyperionPointer hp, uint64_t* keys,
-                                  std::vector<uint64_t>* chunks) const;
-  std::string CheckSplit(HyperionPointer hp, uint64_t* keys,
-                         std::vector<uint64_t>* chunks) const;
+  absl::Status CheckChildContainer(HyperionPointer hp, uint64_t* keys,
+                                   std::vector<uint64_t>* chunks) const;
+  absl::Status CheckSplit(HyperionPointer hp, uint64_t* keys,
+                          std::vector<uint64_t>* chunks) const;
 
   const HyperionOptions options_;
   mutable MemoryManager mm_;

@@ -28,6 +28,28 @@ std::vector<std::pair<std::string, std::string>> ScanAll(
   return out;
 }
 
+// The checker names what it finds: a corrupted node or a wrong key count
+// is Internal, with the violation and where it is.
+TEST(HyperionStore, CheckInvariantsNamesTheFirstViolation) {
+  HyperionStore store;
+  ASSERT_TRUE(store.Put("ab", "1").ok());
+  ASSERT_TRUE(store.Put("ac", "2").ok());
+  ASSERT_TRUE(store.CheckInvariants().ok());
+  auto* c = static_cast<uint8_t*>(store.memory().Resolve(store.root()));
+  const hyperion::Region region = hyperion::WholeContainer(c);
+  // A zero byte where the first T-node starts.
+  const uint8_t saved = c[region.begin];
+  c[region.begin] = 0;
+  const absl::Status broken = store.CheckInvariants();
+  EXPECT_EQ(broken.code(), absl::StatusCode::kInternal);
+  EXPECT_EQ(broken.message(),
+            absl::StrCat("root: in container: zero byte inside the nodes at "
+                         "offset ",
+                         region.begin));
+  c[region.begin] = saved;
+  EXPECT_TRUE(store.CheckInvariants().ok());
+}
+
 TEST(HyperionStore, EmptyKeyLivesBesideTheRoot) {
   HyperionStore store;
   const auto empty_usage = store.MemoryUsage();
