@@ -65,9 +65,13 @@ endif
 # ALLOCATOR=tcmalloc runs kvbench (make bench) and kvgrade with gperftools'
 # tcmalloc preloaded, to show each structure's sensitivity to the allocator.
 ALLOCATOR ?=
-LIBDIR := /usr/lib/x86_64-linux-gnu
+# $(call LIBPATH,name): the shared library as the compiler finds it, on any
+# architecture (/usr/lib/x86_64-linux-gnu/..., /usr/lib/aarch64-linux-gnu/...);
+# the bare name, which the dynamic loader searches for, if it finds none.
+LIBPATH = $(call FOUND_OR_NAME,$(1),$(shell $(CXX) -print-file-name=$(1)))
+FOUND_OR_NAME = $(if $(realpath $(2)),$(abspath $(2)),$(1))
 ifeq ($(ALLOCATOR),tcmalloc)
-  PRELOAD := LD_PRELOAD=$(LIBDIR)/libtcmalloc_minimal.so.4
+  PRELOAD = LD_PRELOAD=$(call LIBPATH,libtcmalloc_minimal.so.4)
 else ifeq ($(ALLOCATOR),)
   PRELOAD :=
 else
@@ -105,7 +109,7 @@ TOOL_N ?= 1000000
 MASSIF_N ?= 100000
 # make fuzz [STORE=spec] [SECONDS=n] [FUZZ_FLAGS=...]: libFuzzer in its own
 # clang build; without STORE each input's first byte picks a store of
-# common/fuzz/stores.txt. SECONDS is 60 here unless given.
+# benchmarks/fuzz/stores.txt. SECONDS is 60 here unless given.
 FUZZ_DIR := build/fuzz
 FUZZ_SECONDS = $(if $(filter command line environment,$(origin SECONDS)),$(SECONDS),60)
 FUZZ_FLAGS ?=
@@ -119,7 +123,8 @@ TOOL_RUN = $(KVBENCH) --in_process --allow_memory_overcommit \
 
 help:
 	@echo "kvlab make targets:"
-	@echo "  make test                 build everything and run every test (LONG=1 adds the long ones)"
+	@echo "  make test                 build everything and run every test (LONG=1 adds the long ones),"
+	@echo "                            the arm64 cross compile of the library included (label portable)"
 	@echo "  make build                build everything (Debug, build/debug) without testing"
 	@echo "  make stageN               build stage N (1-5, as they exist: $(strip $(STAGES)))"
 	@echo "  make stageN test          run stage N's tests, conformance suite included"
@@ -144,8 +149,8 @@ help:
 	@echo "  make fuzz STORE=spec SECONDS=n"
 	@echo "                            the differential fuzzer (libFuzzer, clang, build/fuzz) on one"
 	@echo "                            store for n s (default: every store, 60 s; docs/testing.md)"
-	@echo "  make fuzz-check           every store of common/fuzz/stores.txt fuzzed 15 s from the"
-	@echo "                            seed corpus (ctest -L fuzz in build/fuzz)"
+	@echo "  make fuzz-check           every store of benchmarks/fuzz/stores.txt fuzzed 15 s"
+	@echo "                            from the seed corpus (ctest -L fuzz in build/fuzz)"
 	@echo "  make [stageN] memcheck    valgrind memcheck over the tests, sizes scaled down"
 	@echo "  make handout OUT=dir      a course handout: stubs for the core of stages 1-4"
 	@echo "                            (STAGES=\"stage2 stage4\" or make stage2 handout: those only)"
@@ -179,7 +184,10 @@ asan tsan:
 GROUPS_FILE = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/groups.txt))
 JUNIT = $(abspath $(BUILD_DIR))/ctest-$(STAGE).xml
 
+# The whole suite includes the aarch64 cross compile of the library (label
+# portable, cmake/portable.cmake), so it installs the cross compiler first.
 test: build
+	$(if $(STAGE)$(SANITIZER),,@cmake/deps.sh cross)
 	@rm -f $(if $(GROUPS_FILE),$(JUNIT))
 	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 $(CTEST_LABEL) \
 	  $(if $(GROUPS_FILE),--output-junit $(JUNIT)) \
@@ -246,7 +254,7 @@ profile: $(RELEASE_DIR)/build.ninja
 	@cmake/deps.sh profile
 	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvbench
 	@mkdir -p $(RESULTS)/tools
-	LD_PRELOAD=$(LIBDIR)/libprofiler.so.0 CPUPROFILE=$(RESULTS)/tools/cpu.$(TOOL_STORE).prof \
+	LD_PRELOAD=$(call LIBPATH,libprofiler.so.0) CPUPROFILE=$(RESULTS)/tools/cpu.$(TOOL_STORE).prof \
 	  CPUPROFILE_FREQUENCY=1000 $(TOOL_RUN) --n=$(TOOL_N)
 	@benchmarks/tools/pprof_report.sh cpu $(KVBENCH) $(RESULTS)/tools/cpu.$(TOOL_STORE).prof
 
@@ -254,7 +262,7 @@ heapprofile: $(RELEASE_DIR)/build.ninja
 	@cmake/deps.sh profile
 	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvbench
 	@mkdir -p $(RESULTS)/tools && rm -f $(RESULTS)/tools/heap.$(TOOL_STORE).*.heap
-	LD_PRELOAD=$(LIBDIR)/libtcmalloc.so.4 HEAPPROFILE=$(RESULTS)/tools/heap.$(TOOL_STORE) \
+	LD_PRELOAD=$(call LIBPATH,libtcmalloc.so.4) HEAPPROFILE=$(RESULTS)/tools/heap.$(TOOL_STORE) \
 	  HEAP_PROFILE_INUSE_INTERVAL=33554432 $(TOOL_RUN) --n=$(TOOL_N) --phases=load
 	@benchmarks/tools/pprof_report.sh heap $(KVBENCH) $(RESULTS)/tools/heap.$(TOOL_STORE)
 
@@ -287,8 +295,8 @@ fuzz-build: $(FUZZ_DIR)/build.ninja
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target kvlab_fuzz kvlab_fuzz_replay
 
 fuzz: fuzz-build
-	common/fuzz/run_fuzz.sh $(FUZZ_DIR)/common/fuzz/kvlab_fuzz $(or $(STORE),any) \
-	  $(FUZZ_SECONDS) $(FUZZ_DIR)/fuzz-work $(FUZZ_FLAGS)
+	benchmarks/fuzz/run_fuzz.sh $(FUZZ_DIR)/benchmarks/fuzz/kvlab_fuzz \
+	  $(or $(STORE),any) $(FUZZ_SECONDS) $(FUZZ_DIR)/fuzz-work $(FUZZ_FLAGS)
 
 fuzz-check: fuzz-build
 	cd $(FUZZ_DIR) && ctest -j $(JOBS) --output-on-failure -L '^fuzz$$'

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kvlab needs, and only those that are missing.
 #
-# Usage: cmake/deps.sh [build|words|memcheck|bench|profile|fuzz|format|all]
+# Usage: cmake/deps.sh [build|words|memcheck|bench|profile|fuzz|format|cross|all]
 #   build     compiler-side libraries (Abseil, GoogleTest, pkg-config, CMake,
 #             Ninja), the peers' libraries (Judy, HAT-trie), and python3 and
 #             patch for the submission grader and its tests
@@ -14,6 +14,8 @@
 #   fuzz      clang and libFuzzer with its sanitizer runtimes (make fuzz,
 #             make fuzz-check)
 #   format    clang-format and git (make format, make format-check)
+#   cross     the arm64 cross compiler and C library headers (the portable
+#             test: the library's sources compiled for aarch64)
 #   all       everything above (the default)
 #
 # Exits non-zero with a clear message when a package is missing and cannot be
@@ -31,6 +33,7 @@ bench_pkgs=(wamerican wbritish wamerican-insane wbritish-insane wcanadian-insane
 profile_pkgs=(google-perftools libgoogle-perftools-dev graphviz)
 fuzz_pkgs=(clang libclang-rt-14-dev)
 format_pkgs=(clang-format git)
+cross_pkgs=(g++-aarch64-linux-gnu libc6-dev-arm64-cross)
 
 case "$group" in
   build) wanted=("${build_pkgs[@]}") ;;
@@ -40,9 +43,11 @@ case "$group" in
   profile) wanted=("${profile_pkgs[@]}") ;;
   fuzz) wanted=("${fuzz_pkgs[@]}") ;;
   format) wanted=("${format_pkgs[@]}") ;;
+  cross) wanted=("${cross_pkgs[@]}") ;;
   all) wanted=("${build_pkgs[@]}" "${words_pkgs[@]}" "${memcheck_pkgs[@]}"
-               "${bench_pkgs[@]}" "${profile_pkgs[@]}" "${fuzz_pkgs[@]}" "${format_pkgs[@]}") ;;
-  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, profile, fuzz, format, all)" >&2; exit 2 ;;
+               "${bench_pkgs[@]}" "${profile_pkgs[@]}" "${fuzz_pkgs[@]}" "${format_pkgs[@]}"
+               "${cross_pkgs[@]}") ;;
+  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, profile, fuzz, format, cross, all)" >&2; exit 2 ;;
 esac
 
 missing=()
