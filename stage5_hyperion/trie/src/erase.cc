@@ -87,7 +87,7 @@ bool HyperionStore::Erase(std::string_view key) {
   ErasePath path{{}, *this, key, levels, frames, Frame()};
   const Descent d =
       hyperion::Descend(hyperion::WholeContainer(Base(levels, 0)), key, path);
-  Loss loss;
+  Loss loss = Loss::kTValue;    // set by each case that goes on
   HyperionPointer freed_chunk;  // an external value's, freed at the end
   switch (d.stop) {
     case Stop::kNoT:

@@ -44,7 +44,7 @@ bool HyperionStore::GetImpl(std::string_view key, std::string* value) const {
       hyperion::WholeContainer(static_cast<uint8_t*>(mm_.Resolve(root_))), key,
       path);
   const uint8_t* buf = d.region.buf;
-  const Node* node;
+  const Node* node = nullptr;
   switch (d.stop) {
     case Stop::kNoT:
     case Stop::kNoS:
