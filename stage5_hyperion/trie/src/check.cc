@@ -1,4 +1,4 @@
-// The invariant checker (hyperion_store.h lists the invariants). Tests run
+// The invariant checker (hyperion_trie.h lists the invariants). Tests run
 // it after every operation of small randomized runs.
 
 #include <algorithm>
@@ -6,7 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 #include "jump_table.h"
 #include "tnode_table.h"
 
@@ -53,10 +53,9 @@ absl::Status CheckValue(const MemoryManager& mm, const uint8_t* enc,
 
 }  // namespace
 
-absl::Status HyperionStore::CheckJumpSuccessor(const uint8_t* buf,
-                                               const Node& t,
-                                               const Region& region,
-                                               bool embedded) const {
+absl::Status HyperionTrie::CheckJumpSuccessor(const uint8_t* buf, const Node& t,
+                                              const Region& region,
+                                              bool embedded) const {
   const bool present = hyperion::HasJumpSuccessor(t.header);
   const bool has_table = hyperion::HasTNodeTable(t.header);
   if (embedded) {
@@ -111,7 +110,7 @@ absl::Status HyperionStore::CheckJumpSuccessor(const uint8_t* buf,
   return absl::OkStatus();
 }
 
-absl::Status HyperionStore::CheckJumpTable(const Region& region) const {
+absl::Status HyperionTrie::CheckJumpTable(const Region& region) const {
   const uint8_t* c = region.buf;
   // Every T-node's offset, key byte and the keys before it, counted anew.
   std::map<uint32_t, std::pair<uint8_t, uint64_t>> t_nodes;
@@ -158,9 +157,9 @@ absl::Status HyperionStore::CheckJumpTable(const Region& region) const {
   return absl::OkStatus();
 }
 
-absl::Status HyperionStore::CheckRegion(const Region& region, bool embedded,
-                                        uint64_t* keys,
-                                        std::vector<uint64_t>* chunks) const {
+absl::Status HyperionTrie::CheckRegion(const Region& region, bool embedded,
+                                       uint64_t* keys,
+                                       std::vector<uint64_t>* chunks) const {
   const uint8_t* buf = region.buf;
   auto where = [&](uint32_t pos) { return absl::StrCat(" at offset ", pos); };
   if (region.begin >= region.end) {
@@ -223,9 +222,9 @@ absl::Status HyperionStore::CheckRegion(const Region& region, bool embedded,
   return absl::OkStatus();
 }
 
-absl::Status HyperionStore::CheckSNode(const Region& region, const Node& s,
-                                       int prev_s, uint64_t* keys,
-                                       std::vector<uint64_t>* chunks) const {
+absl::Status HyperionTrie::CheckSNode(const Region& region, const Node& s,
+                                      int prev_s, uint64_t* keys,
+                                      std::vector<uint64_t>* chunks) const {
   const uint8_t* buf = region.buf;
   auto where = [&] { return absl::StrCat(" at offset ", s.pos); };
   if (s.type == NodeType::kInvalid) {
@@ -258,9 +257,9 @@ absl::Status HyperionStore::CheckSNode(const Region& region, const Node& s,
   return CheckChild(buf, s, keys, chunks);
 }
 
-absl::Status HyperionStore::CheckChild(const uint8_t* buf, const Node& s,
-                                       uint64_t* keys,
-                                       std::vector<uint64_t>* chunks) const {
+absl::Status HyperionTrie::CheckChild(const uint8_t* buf, const Node& s,
+                                      uint64_t* keys,
+                                      std::vector<uint64_t>* chunks) const {
   auto where = [&] { return absl::StrCat(" at offset ", s.pos); };
   switch (s.child) {
     case ChildKind::kNone:
@@ -314,7 +313,7 @@ absl::Status HyperionStore::CheckChild(const uint8_t* buf, const Node& s,
   return absl::OkStatus();
 }
 
-absl::Status HyperionStore::CheckChildContainer(
+absl::Status HyperionTrie::CheckChildContainer(
     HyperionPointer hp, uint64_t* keys, std::vector<uint64_t>* chunks) const {
   chunks->push_back(hp.raw());
   const auto* c = static_cast<const uint8_t*>(mm_.Resolve(hp));
@@ -339,8 +338,8 @@ absl::Status HyperionStore::CheckChildContainer(
   return absl::OkStatus();
 }
 
-absl::Status HyperionStore::CheckSplit(HyperionPointer hp, uint64_t* keys,
-                                       std::vector<uint64_t>* chunks) const {
+absl::Status HyperionTrie::CheckSplit(HyperionPointer hp, uint64_t* keys,
+                                      std::vector<uint64_t>* chunks) const {
   chunks->push_back(hp.raw());
   const auto* d = static_cast<const uint8_t*>(mm_.Resolve(hp));
   const uint32_t n = hyperion::PieceCount(d);
@@ -395,7 +394,7 @@ absl::Status HyperionStore::CheckSplit(HyperionPointer hp, uint64_t* keys,
   return absl::OkStatus();
 }
 
-absl::Status HyperionStore::CheckInvariants() const {
+absl::Status HyperionTrie::CheckInvariants() const {
   std::vector<uint64_t> chunks;
   uint64_t keys = 0;
   if (has_empty_key_) {

@@ -10,7 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 #include "jump_table.h"
 #include "tnode_table.h"
 
@@ -72,9 +72,9 @@ const char* TypeText(NodeType type) {
 
 }  // namespace
 
-void HyperionStore::DumpRegion(const Region& region, int indent,
-                               std::string* out,
-                               std::vector<HyperionPointer>* children) const {
+void HyperionTrie::DumpRegion(const Region& region, int indent,
+                              std::string* out,
+                              std::vector<HyperionPointer>* children) const {
   const uint8_t* buf = region.buf;
   for (uint32_t i = 0; i < region.table_entries; ++i) {
     const uint32_t at =
@@ -186,7 +186,7 @@ std::string DumpSplit(HyperionPointer hp, const uint8_t* d,
 
 }  // namespace
 
-std::string HyperionStore::DumpContainer(HyperionPointer hp) const {
+std::string HyperionTrie::DumpContainer(HyperionPointer hp) const {
   const auto* c = static_cast<const uint8_t*>(mm_.Resolve(hp));
   if (hyperion::IsSplit(c)) {
     std::vector<HyperionPointer> pieces;
@@ -203,7 +203,7 @@ std::string HyperionStore::DumpContainer(HyperionPointer hp) const {
   return out;
 }
 
-std::string HyperionStore::DebugString() const {
+std::string HyperionTrie::DebugString() const {
   std::string out =
       absl::StrCat("hyperion: ", size_, " keys",
                    has_empty_key_ ? " (empty key present)" : "", "\n");
