@@ -70,11 +70,10 @@ const char* TypeText(NodeType type) {
   return "?";
 }
 
-}  // namespace
-
-void HyperionTrie::DumpRegion(const Region& region, int indent,
-                              std::string* out,
-                              std::vector<HyperionPointer>* children) const {
+// Appends the annotated nodes of `region`, `indent` spaces in, to `*out`,
+// and the pointers of its child containers to `*children`.
+void DumpRegion(const Region& region, int indent, std::string* out,
+                std::vector<HyperionPointer>* children) {
   const uint8_t* buf = region.buf;
   for (uint32_t i = 0; i < region.table_entries; ++i) {
     const uint32_t at =
@@ -163,8 +162,6 @@ void HyperionTrie::DumpRegion(const Region& region, int indent,
     pos = n.end;
   }
 }
-
-namespace {
 
 // A split directory's pieces, a line each; appends their pointers to
 // `pieces`.

@@ -494,32 +494,9 @@ class HyperionTrie final : public HyperionStore {
   void RemoveNode(LevelPath* levels, EmbedPath* embeds, const Region& r,
                   const Node& n, uint32_t end, uint8_t prev, bool s_level);
 
-  // --- checking and dumping (check.cc, dump.cc)
-  // The checks return OK or Internal naming the first violation. The
-  // nodes of `region` (an embedded container if `embedded`): adds the keys
-  // below it to `*keys` and every chunk it references to `*chunks`.
-  absl::Status CheckRegion(const Region& region, bool embedded, uint64_t* keys,
-                           std::vector<uint64_t>* chunks) const;
-  // S-node `s` of `region`, after a sibling with key byte `prev_s` (-1:
-  // none), and its child.
-  absl::Status CheckSNode(const Region& region, const Node& s, int prev_s,
-                          uint64_t* keys, std::vector<uint64_t>* chunks) const;
-  // The child of S-node `s` of `buf`: a container, split container,
-  // embedded container or suffix, with the keys below it.
-  absl::Status CheckChild(const uint8_t* buf, const Node& s, uint64_t* keys,
-                          std::vector<uint64_t>* chunks) const;
-  // T-node `t`'s jump successor and T-node jump table.
-  absl::Status CheckJumpSuccessor(const uint8_t* buf, const Node& t,
-                                  const Region& region, bool embedded) const;
-  absl::Status CheckJumpTable(const Region& region) const;
-  void DumpRegion(const Region& region, int indent, std::string* out,
-                  std::vector<HyperionPointer>* children) const;
-  // A child container's header, chunk, free tail and nodes, `keys` the
-  // keys below it.
-  absl::Status CheckChildContainer(HyperionPointer hp, uint64_t* keys,
-                                   std::vector<uint64_t>* chunks) const;
-  absl::Status CheckSplit(HyperionPointer hp, uint64_t* keys,
-                          std::vector<uint64_t>* chunks) const;
+  // --- checking (check.cc): the checker walks the trie once, reading the
+  // members above.
+  class Checker;
 
   const HyperionOptions options_;
   mutable MemoryManager mm_;
