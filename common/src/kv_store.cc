@@ -55,6 +55,12 @@ absl::Status KVStore::ValidateKey(std::string_view /*key*/) const {
 
 absl::Status KVStore::CheckInvariants() const { return absl::OkStatus(); }
 
+absl::Status KVStore::ExportStructure(const StructureOptions& /*options*/,
+                                      StructureGraph* /*graph*/) const {
+  return absl::UnimplementedError(
+      absl::StrCat("store '", Name(), "' cannot export its structure"));
+}
+
 bool KVStore::Get(std::string_view key, std::string* value) const {
   if (key.size() > kMaxKeySize) return false;  // cannot have been stored
   return GetImpl(key, value);

@@ -1,0 +1,16 @@
+#include "kvlab/structure.h"
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+
+namespace kvlab {
+
+std::string PrintableBytes(std::string_view bytes) {
+  return absl::CHexEscape(bytes);
+}
+
+std::string QuotedKey(std::string_view key) {
+  return absl::StrCat("\"", PrintableBytes(key), "\"");
+}
+
+}  // namespace kvlab
