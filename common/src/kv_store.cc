@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "kvlab/string_view_compat.h"
 
 namespace kvlab {
 
@@ -58,7 +59,7 @@ absl::Status KVStore::CheckInvariants() const { return absl::OkStatus(); }
 absl::Status KVStore::ExportStructure(const StructureOptions& /*options*/,
                                       StructureGraph* /*graph*/) const {
   return absl::UnimplementedError(
-      absl::StrCat("store '", Name(), "' cannot export its structure"));
+      absl::StrCat("store '", ToAbsl(Name()), "' cannot export its structure"));
 }
 
 bool KVStore::Get(std::string_view key, std::string* value) const {

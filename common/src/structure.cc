@@ -2,11 +2,12 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "kvlab/string_view_compat.h"
 
 namespace kvlab {
 
 std::string PrintableBytes(std::string_view bytes) {
-  return absl::CHexEscape(bytes);
+  return absl::CHexEscape(ToAbsl(bytes));
 }
 
 std::string QuotedKey(std::string_view key) {
