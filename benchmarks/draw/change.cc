@@ -68,15 +68,46 @@ std::string NameChange(const StructureGraph& before,
                         : absl::StrCat("re-linked: ", change.new_links.size(),
                                        " link(s) between old nodes"));
   }
-  if (!change.added.empty()) {
-    parts.push_back(absl::StrCat(change.added.size(), " node(s) added"));
+  // Nodes outside clusters are the structure itself; a cluster (a node
+  // pool, a nested container) is reported as one changed box.
+  std::map<std::string, std::string> cluster_of;
+  for (const StructureGraph* graph : {&before, &after}) {
+    for (const StructureNode& node : graph->nodes) {
+      cluster_of[node.id] = node.cluster;
+    }
   }
-  if (!change.removed.empty()) {
-    parts.push_back(absl::StrCat(change.removed.size(), " node(s) removed"));
+  std::map<std::string, std::string> cluster_label;
+  for (const kvlab::StructureCluster& cluster : after.clusters) {
+    cluster_label[cluster.id] = cluster.label;
   }
-  if (kind == "ctrie" && !change.changed.empty()) {
-    parts.push_back(absl::StrCat(change.changed.size(),
-                                 " node(s) rebuilt (copy on write)"));
+  size_t added = 0, removed = 0;
+  std::set<std::string> clusters_changed;
+  for (const std::set<std::string>* ids :
+       {&change.added, &change.changed, &change.removed_ids}) {
+    for (const std::string& id : *ids) {
+      const std::string& cluster = cluster_of[id];
+      if (!cluster.empty()) {
+        clusters_changed.insert(cluster);
+      } else if (ids == &change.added) {
+        ++added;
+      } else if (ids == &change.removed_ids) {
+        ++removed;
+      }
+    }
+  }
+  if (added > 0) parts.push_back(absl::StrCat(added, " node(s) added"));
+  if (removed > 0) parts.push_back(absl::StrCat(removed, " node(s) removed"));
+  size_t rebuilt = 0;
+  for (const std::string& id : change.changed) {
+    if (cluster_of[id].empty()) ++rebuilt;
+  }
+  if (kind == "ctrie" && rebuilt > 0) {
+    parts.push_back(absl::StrCat(rebuilt, " node(s) rebuilt (copy on write)"));
+  }
+  for (const std::string& cluster : clusters_changed) {
+    // The label up to its first colon names the box ("node pool").
+    const std::string& label = cluster_label[cluster];
+    parts.push_back(absl::StrCat(label.substr(0, label.find(':')), " changed"));
   }
   return absl::StrJoin(parts, ", ");
 }
@@ -99,7 +130,9 @@ Change Compare(const StructureGraph& before, const StructureGraph& after,
     }
   }
   for (const StructureNode& node : before.nodes) {
-    if (!new_ids.contains(node.id)) change.removed.push_back(node.title);
+    if (new_ids.contains(node.id)) continue;
+    change.removed_ids.insert(node.id);
+    if (node.cluster.empty()) change.removed.push_back(node.title);
   }
   std::set<std::pair<std::string, std::string>> old_links;
   for (const StructureEdge& edge : before.edges) {

@@ -25,7 +25,9 @@ struct Change {
   std::set<std::string> relinked;
   // (from, to) of the links between nodes of both graphs that are new.
   std::set<std::pair<std::string, std::string>> new_links;
-  std::vector<std::string> removed;  // titles of nodes gone
+  std::set<std::string> removed_ids;  // ids only in the old graph
+  // Titles of the nodes gone, those outside clusters (change.cc).
+  std::vector<std::string> removed;
   // One line naming the change in the store's terms ("rotation", "split",
   // "merge"), or empty if the structure did not change.
   std::string summary;

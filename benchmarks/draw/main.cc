@@ -218,7 +218,14 @@ absl::Status Run(const Flags& flags) {
     absl::StatusOr<std::string> result = Apply(op, store->get());
     kvlab::StructureGraph after;
     absl::Status exported = (*store)->ExportStructure(flags.options, &after);
-    if (!exported.ok()) return exported;
+    if (exported.code() == absl::StatusCode::kNotFound &&
+        flags.options.has_from_key) {
+      // The key may come later: this step draws nothing and says why.
+      after = kvlab::StructureGraph();
+      after.summary.push_back({"--from-key", std::string(exported.message())});
+    } else if (!exported.ok()) {
+      return exported;
+    }
     const Change change = Compare(before, after, op);
     PageStep step;
     step.operation = op.ToString();

@@ -129,7 +129,10 @@ absl::Status CTrieStore::ExportStructure(const StructureOptions& options,
         const std::string full = item.path + std::string(label);
         StructureNode out;
         out.id = IdOf(item.path);
-        out.title = x == root_.load() ? "root" : QuotedKey(full);
+        // The title shows the name and the label after it: "te" + "a".
+        out.title = x == root_.load() ? "root" : QuotedKey(item.path);
+        if (!label.empty())
+          absl::StrAppend(&out.title, " + ", QuotedKey(label));
         out.fields.push_back({"edge label", QuotedKey(label)});
         if (stage4::HasValue(x)) {
           out.fields.push_back({"value", PrintableBytes(stage4::Value(x))});
