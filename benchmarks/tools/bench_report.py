@@ -135,7 +135,7 @@ def write_markdown(records, path, command, charts):
         full = "FULL=1" in command
         out += ["Command (%s):" % ("the record run, FULL=1" if full else
                                    "the default sizes, not FULL=1"),
-                "", "    " + command, ""]
+                "", "```sh", command, "```", ""]
     out += ["Data sets: " + ", ".join(
         "%s n=%s" % (name, format(n, ",")) for name, n in datasets_in_order(records)),
         ""]

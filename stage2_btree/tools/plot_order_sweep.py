@@ -6,9 +6,11 @@ any other stores measured in the same run, and writes:
 
   - a PNG per data set: throughput (load, get, scan, course) and bytes per
     key against the order, with the other stores as horizontal lines;
-  - a Markdown table per data set on stdout, for docs/stage2_btree.md.
+  - a Markdown table per data set on stdout, for
+    docs/experiments/stage2_btree.md.
 
-Usage (Debian's python3, which has matplotlib; see docs/stage2_btree.md):
+Usage (Debian's python3, which has matplotlib; see
+docs/experiments/stage2_btree.md):
   /usr/bin/python3 stage2_btree/tools/plot_order_sweep.py results.jsonl \
       docs/img/stage2_order_sweep
 which writes docs/img/stage2_order_sweep_<dataset>.png.

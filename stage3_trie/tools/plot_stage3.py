@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Draws the stage-3 charts of docs/stage3_trie.md from measured data.
+"""Draws the stage-3 charts of docs/stage3_trie.md and
+docs/experiments/stage3_trie.md from measured data.
 
   plot_stage3.py --bench RESULTS.jsonl [...] --shape SHAPE.json [...] \
       --out docs/img

@@ -32,7 +32,8 @@
 //                         swaps in new nodes; GetNth validates a sequence
 //                         counter and retries, then falls back to the mutex;
 //                         Scan holds the mutex. Why it is the default:
-//                         docs/stage4_compressed_trie.md, "The default".
+//                         docs/stage4_compressed_trie.md, "Why rcu is the
+//                         default".
 //                         global: one std::shared_mutex, readers shared.
 //                         node: a reader-writer spin lock in every inner node;
 //                         readers couple locks top-down (child, then release
