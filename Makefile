@@ -8,6 +8,9 @@
 #                           sets: results/ (JSON lines, CSV, Markdown, charts)
 #   make grade STORE=avl    the course grade of one store (benchmarks/rubric.txt)
 #   make fuzz STORE=ctrie   the differential fuzzer on one store (docs/testing.md)
+#   make draw ARGS="--store=avl --op='put a 1' --out=dir"
+#                           the store drawn after each operation, a page to
+#                           step through them (docs/kvlab-draw.md)
 #   make grade SUBMISSION=dir STAGE=stage1   a student's tree (docs/grading.md)
 #
 # Words before an action modify it: a stage (stage1 ... stage5) narrows it,
@@ -154,7 +157,7 @@ help:
 	@echo "  make [stageN] memcheck    valgrind memcheck over the tests, sizes scaled down"
 	@echo "  make handout OUT=dir      a course handout: stubs for the core of stages 1-4"
 	@echo "                            (STAGES=\"stage2 stage4\" or make stage2 handout: those only)"
-	@echo "  make install PREFIX=dir   headers, libkvlab.a, libkvgrade.a, their .pc files under dir"
+	@echo "  make install PREFIX=dir   headers, libkvlab.a, libkvgrade.a, their .pc files, bin/kvlab-draw"
 	@echo "  make deps                 install missing Debian packages (run by the others)"
 	@echo "  make format / clean       clang-format every source / remove build/"
 	@echo "  make format-check         fail if any tracked source is not clang-formatted"
