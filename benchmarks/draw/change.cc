@@ -77,8 +77,10 @@ std::string NameChange(const StructureGraph& before,
     }
   }
   std::map<std::string, std::string> cluster_label;
-  for (const kvlab::StructureCluster& cluster : after.clusters) {
-    cluster_label[cluster.id] = cluster.label;
+  for (const StructureGraph* graph : {&before, &after}) {
+    for (const kvlab::StructureCluster& cluster : graph->clusters) {
+      cluster_label[cluster.id] = cluster.label;
+    }
   }
   size_t added = 0, removed = 0;
   std::set<std::string> clusters_changed;
@@ -104,10 +106,22 @@ std::string NameChange(const StructureGraph& before,
   if (kind == "ctrie" && rebuilt > 0) {
     parts.push_back(absl::StrCat(rebuilt, " node(s) rebuilt (copy on write)"));
   }
+  // Each box named by its label up to the first colon ("node pool"), a
+  // few at most.
+  constexpr size_t kBoxesNamed = 3;
+  std::set<std::string> boxes;
   for (const std::string& cluster : clusters_changed) {
-    // The label up to its first colon names the box ("node pool").
     const std::string& label = cluster_label[cluster];
-    parts.push_back(absl::StrCat(label.substr(0, label.find(':')), " changed"));
+    boxes.insert(label.substr(0, label.find(':')));
+  }
+  size_t named = 0;
+  for (const std::string& box : boxes) {
+    if (named++ == kBoxesNamed) {
+      parts.push_back(
+          absl::StrCat(boxes.size() - kBoxesNamed, " more box(es) changed"));
+      break;
+    }
+    parts.push_back(absl::StrCat(box, " changed"));
   }
   return absl::StrJoin(parts, ", ");
 }
