@@ -28,8 +28,8 @@ absl::StatusOr<std::string> Unescape(const std::string& word) {
 std::string Operation::ToString() const {
   switch (kind) {
     case Kind::kPut:
-      return absl::StrCat("put ", kvlab::QuotedKey(key), " ",
-                          kvlab::QuotedKey(value));
+      return absl::StrCat("put ", kvlab::QuotedKey(key), " \"",
+                          kvlab::PrintablePrefix(value), "\"");
     case Kind::kDelete:
       return absl::StrCat("delete ", kvlab::QuotedKey(key));
     case Kind::kDeleteNth:

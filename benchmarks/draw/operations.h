@@ -26,7 +26,8 @@ struct Operation {
   std::string value;
   uint64_t n = 0;  // delete_nth
 
-  // The operation as written, keys escaped: "put \"b\" 2".
+  // The operation as written, keys and values quoted and escaped, a
+  // value's first 16 bytes only: "put \"b\" \"2\"".
   std::string ToString() const;
 };
 

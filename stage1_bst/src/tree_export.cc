@@ -16,13 +16,6 @@ std::string IdOf(const Node* node) {
 
 int HeightOf(const Node* node) { return node == nullptr ? 0 : node->height; }
 
-// The value shown in a node: its first bytes, enough to recognise it.
-std::string ShortValue(std::string_view value) {
-  constexpr size_t kShown = 12;
-  if (value.size() <= kShown) return PrintableBytes(value);
-  return absl::StrCat(PrintableBytes(value.substr(0, kShown)), "...");
-}
-
 }  // namespace
 
 absl::Status ExportTree(const Node* root, bool avl,
@@ -69,7 +62,7 @@ absl::Status ExportTree(const Node* root, bool avl,
       out.fields.push_back({"balance", absl::StrCat(HeightOf(node->right) -
                                                     HeightOf(node->left))});
     }
-    out.fields.push_back({"value", ShortValue(ValueOf(node))});
+    out.fields.push_back({"value", PrintablePrefix(ValueOf(node))});
     if (!next.parent_id.empty()) {
       graph->edges.push_back({next.parent_id, out.id, next.label});
     }

@@ -89,8 +89,8 @@ class ArrayLayout {
 
   // The structure export of a node's children (kvlab/structure.h): the
   // slot array summarised in a field of `out` (slots used and null), and
-  // an edge from `out` to each used slot's child, labelled with the slot
-  // and its byte. `id_of` names a child's exported node.
+  // an edge from `out` to each used slot's child, labelled with the slot's
+  // number. `id_of` names a child's exported node.
   void ExportChildren(const Node* node,
                       absl::FunctionRef<std::string(const Node*)> id_of,
                       StructureNode* out,

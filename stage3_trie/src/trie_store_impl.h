@@ -11,6 +11,8 @@
 //   Node* ChildOrAdd(parent, byte, bytes*);  find, or add an empty child
 //   void RemoveChild(parent, child, bytes*); unlink and free a leaf child
 //   absl::Status CheckChildren(parent, int* children) const;
+//   void ExportChildren(node, id_of, out, edges) const;  how it holds the
+//                                            children, for ExportStructure
 //
 // Every walk is iterative: a key may be 1,024 bytes, so a trie 1,025 nodes
 // deep, which recursion would handle but an explicit path states plainly.
@@ -417,7 +419,7 @@ absl::Status TrieStoreImpl<Layout>::ExportStructure(
       out.title = node == root_ ? std::string("root") : QuotedKey(node_prefix);
       out.fields.push_back({"count", absl::StrCat(node->count)});
       if (node->has_value) {
-        out.fields.push_back({"value", PrintableBytes(ValueOf(node))});
+        out.fields.push_back({"value", PrintablePrefix(ValueOf(node))});
       }
       layout_.ExportChildren(
           node,

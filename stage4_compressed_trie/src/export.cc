@@ -135,7 +135,7 @@ absl::Status CTrieStore::ExportStructure(const StructureOptions& options,
           absl::StrAppend(&out.title, " + ", QuotedKey(label));
         out.fields.push_back({"edge label", QuotedKey(label)});
         if (stage4::HasValue(x)) {
-          out.fields.push_back({"value", PrintableBytes(stage4::Value(x))});
+          out.fields.push_back({"value", PrintablePrefix(stage4::Value(x))});
         }
         const size_t children = stage4::NumChildren(x);
         out.fields.push_back(

@@ -83,6 +83,10 @@ struct StructureGraph {
 // bytes outside printable ASCII ("a\x00b").
 std::string PrintableBytes(std::string_view bytes);
 
+// PrintableBytes of at most the first `max_bytes` bytes, then "..." if
+// there were more: a value shown in a node without swamping it.
+std::string PrintablePrefix(std::string_view bytes, size_t max_bytes = 16);
+
 // A key drawn as a quoted, escaped string: "\"ab\"".
 std::string QuotedKey(std::string_view key);
 
