@@ -68,9 +68,13 @@ endif
 # ALLOCATOR=tcmalloc runs kvbench (make bench) and kvgrade with gperftools'
 # tcmalloc preloaded, to show each structure's sensitivity to the allocator.
 ALLOCATOR ?=
-LIBDIR := /usr/lib/x86_64-linux-gnu
+# $(call LIBPATH,name): the shared library as the compiler finds it, on any
+# architecture (/usr/lib/x86_64-linux-gnu/..., /usr/lib/aarch64-linux-gnu/...);
+# the bare name, which the dynamic loader searches for, if it finds none.
+LIBPATH = $(call FOUND_OR_NAME,$(1),$(shell $(CXX) -print-file-name=$(1)))
+FOUND_OR_NAME = $(if $(realpath $(2)),$(abspath $(2)),$(1))
 ifeq ($(ALLOCATOR),tcmalloc)
-  PRELOAD := LD_PRELOAD=$(LIBDIR)/libtcmalloc_minimal.so.4
+  PRELOAD = LD_PRELOAD=$(call LIBPATH,libtcmalloc_minimal.so.4)
 else ifeq ($(ALLOCATOR),)
   PRELOAD :=
 else
@@ -123,7 +127,8 @@ TOOL_RUN = $(KVBENCH) --in_process --allow_memory_overcommit \
 
 help:
 	@echo "kvlab make targets:"
-	@echo "  make test                 build everything and run every test (LONG=1 adds the long ones)"
+	@echo "  make test                 build everything and run every test (LONG=1 adds the long ones),"
+	@echo "                            the arm64 cross compile of the library included (label portable)"
 	@echo "  make build                build everything (Debug, build/debug) without testing"
 	@echo "  make stageN               build stage N (1-5, as they exist: $(strip $(STAGES)))"
 	@echo "  make stageN test          run stage N's tests, conformance suite included"
@@ -187,7 +192,11 @@ asan tsan:
 GROUPS_FILE = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/groups.txt))
 JUNIT = $(abspath $(BUILD_DIR))/ctest-$(STAGE).xml
 
+# The whole suite includes the aarch64 cross compile of the library (label
+# portable, cmake/portable.cmake), so it installs the cross compiler first;
+# the drawings' tests (label draw) need Graphviz.
 test: build
+	$(if $(STAGE)$(SANITIZER),,@cmake/deps.sh cross)
 	@cmake/deps.sh draw
 	@rm -f $(if $(GROUPS_FILE),$(JUNIT))
 	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 $(CTEST_LABEL) \
@@ -255,7 +264,7 @@ profile: $(RELEASE_DIR)/build.ninja
 	@cmake/deps.sh profile
 	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvbench
 	@mkdir -p $(RESULTS)/tools
-	LD_PRELOAD=$(LIBDIR)/libprofiler.so.0 CPUPROFILE=$(RESULTS)/tools/cpu.$(TOOL_STORE).prof \
+	LD_PRELOAD=$(call LIBPATH,libprofiler.so.0) CPUPROFILE=$(RESULTS)/tools/cpu.$(TOOL_STORE).prof \
 	  CPUPROFILE_FREQUENCY=1000 $(TOOL_RUN) --n=$(TOOL_N)
 	@benchmarks/tools/pprof_report.sh cpu $(KVBENCH) $(RESULTS)/tools/cpu.$(TOOL_STORE).prof
 
@@ -263,7 +272,7 @@ heapprofile: $(RELEASE_DIR)/build.ninja
 	@cmake/deps.sh profile
 	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvbench
 	@mkdir -p $(RESULTS)/tools && rm -f $(RESULTS)/tools/heap.$(TOOL_STORE).*.heap
-	LD_PRELOAD=$(LIBDIR)/libtcmalloc.so.4 HEAPPROFILE=$(RESULTS)/tools/heap.$(TOOL_STORE) \
+	LD_PRELOAD=$(call LIBPATH,libtcmalloc.so.4) HEAPPROFILE=$(RESULTS)/tools/heap.$(TOOL_STORE) \
 	  HEAP_PROFILE_INUSE_INTERVAL=33554432 $(TOOL_RUN) --n=$(TOOL_N) --phases=load
 	@benchmarks/tools/pprof_report.sh heap $(KVBENCH) $(RESULTS)/tools/heap.$(TOOL_STORE)
 

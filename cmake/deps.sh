@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kvlab needs, and only those that are missing.
 #
-# Usage: cmake/deps.sh [build|words|memcheck|bench|profile|fuzz|format|draw|
-#                       browser|all]
+# Usage: cmake/deps.sh [build|words|memcheck|bench|profile|fuzz|format|cross|
+#                       draw|browser|all]
 #   build     compiler-side libraries (Abseil, GoogleTest, pkg-config, CMake,
 #             Ninja), the peers' libraries (Judy, HAT-trie), and python3 and
 #             patch for the submission grader and its tests
@@ -15,6 +15,8 @@
 #   fuzz      clang and libFuzzer with its sanitizer runtimes (make fuzz,
 #             make fuzz-check)
 #   format    clang-format and git (make format, make format-check)
+#   cross     the arm64 cross compiler and C library headers (the portable
+#             test: the library's sources compiled for aarch64)
 #   draw      Graphviz, which kvlab-draw runs to lay out its drawings (make
 #             draw, make docs-images, the tests labelled draw)
 #   browser   Chromium, headless, in which the draw test steps through the
@@ -36,6 +38,7 @@ bench_pkgs=(wamerican wbritish wamerican-insane wbritish-insane wcanadian-insane
 profile_pkgs=(google-perftools libgoogle-perftools-dev graphviz)
 fuzz_pkgs=(clang libclang-rt-14-dev)
 format_pkgs=(clang-format git)
+cross_pkgs=(g++-aarch64-linux-gnu libc6-dev-arm64-cross)
 draw_pkgs=(graphviz)
 browser_pkgs=(chromium)
 
@@ -47,12 +50,13 @@ case "$group" in
   profile) wanted=("${profile_pkgs[@]}") ;;
   fuzz) wanted=("${fuzz_pkgs[@]}") ;;
   format) wanted=("${format_pkgs[@]}") ;;
+  cross) wanted=("${cross_pkgs[@]}") ;;
   draw) wanted=("${draw_pkgs[@]}") ;;
   browser) wanted=("${browser_pkgs[@]}") ;;
   all) wanted=("${build_pkgs[@]}" "${words_pkgs[@]}" "${memcheck_pkgs[@]}"
                "${bench_pkgs[@]}" "${profile_pkgs[@]}" "${fuzz_pkgs[@]}" "${format_pkgs[@]}"
-               "${draw_pkgs[@]}" "${browser_pkgs[@]}") ;;
-  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, profile, fuzz, format, draw, browser, all)" >&2; exit 2 ;;
+               "${cross_pkgs[@]}" "${draw_pkgs[@]}" "${browser_pkgs[@]}") ;;
+  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, profile, fuzz, format, cross, draw, browser, all)" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -45,8 +45,9 @@ ABSL_FLAG(int, repeat, 1, "runs per allocator; the table shows medians");
 ABSL_FLAG(std::string, allocators, "hyperion,hyperion_compact,glibc,tcmalloc",
           "which allocators to compare (hyperion_compact: the stage-5 "
           "manager, compacted after the free and regrow phases)");
-ABSL_FLAG(std::string, tcmalloc_library,
-          "/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4",
+// MMBENCH_TCMALLOC_LIBRARY: Debian's path for the target architecture
+// (CMakeLists.txt).
+ABSL_FLAG(std::string, tcmalloc_library, MMBENCH_TCMALLOC_LIBRARY,
           "preloaded for the tcmalloc run (Debian: libtcmalloc-minimal4)");
 ABSL_FLAG(double, compact_max_occupancy, 0.9,
           "hyperion_compact: empty only bins at most this full");

@@ -152,7 +152,7 @@ class RegionsTest(unittest.TestCase):
         self.assertEqual(handout.stage_of("docs/stage5_hyperion_memory.md"),
                          "stage5")
         self.assertIsNone(handout.stage_of("docs/teaching.md"))
-        self.assertIsNone(handout.stage_of("common/src/course.cc"))
+        self.assertIsNone(handout.stage_of("benchmarks/front/src/course.cc"))
 
 
 class ProgressTest(unittest.TestCase):

@@ -2,7 +2,6 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "kvlab/kvlab.h"
 #include "kvlab/std_map_store.h"
 
 namespace kvlab {
@@ -60,17 +59,6 @@ TEST(RegistryTest, BadOptionValueNamesTheSpec) {
   absl::Status status = TestRegistry().Make("tunable:order=1000").status();
   EXPECT_THAT(status.message(), HasSubstr("tunable:order=1000"));
   EXPECT_THAT(status.message(), HasSubstr("[3, 64]"));
-}
-
-TEST(BuiltinStoresTest, EveryContractNameThatLandedIsRegistered) {
-  for (const char* name : {"bst", "avl", "std_map"}) {
-    const StoreInfo* info = BuiltinStores().Find(name);
-    ASSERT_NE(info, nullptr) << name;
-    absl::StatusOr<std::unique_ptr<KVStore>> store = MakeStore(name);
-    ASSERT_TRUE(store.ok()) << store.status();
-    EXPECT_EQ((*store)->Name(), name);
-  }
-  EXPECT_NE(BuiltinStores().Find(DefaultStoreSpec()), nullptr);
 }
 
 }  // namespace

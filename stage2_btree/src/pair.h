@@ -13,6 +13,7 @@
 #ifndef KVLAB_STAGE2_SRC_PAIR_H_
 #define KVLAB_STAGE2_SRC_PAIR_H_
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -57,7 +58,13 @@ inline uint64_t KeyPrefix(std::string_view key) {
   std::memcpy(bytes, key.data(), key.size() < 8 ? key.size() : 8);
   uint64_t prefix;
   std::memcpy(&prefix, bytes, 8);
-  return __builtin_bswap64(prefix);  // x86 is little-endian
+  // The first byte must be the most significant: swap on little-endian
+  // machines (x86-64, arm64), keep on big-endian ones.
+  if constexpr (std::endian::native == std::endian::little) {
+    return __builtin_bswap64(prefix);
+  } else {
+    return prefix;
+  }
 }
 
 // Pair blocks are allocated with malloc. Each function adds or subtracts the

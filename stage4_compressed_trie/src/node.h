@@ -45,7 +45,7 @@ struct Node {
 inline constexpr size_t kMaxLabel = 1023;
 inline constexpr size_t kMaxChildren = 256;
 static_assert(kMaxKeySize - 1 <= kMaxLabel, "a label fits in 10 bits");
-static_assert(kMaxValueSize + 1 < (1u << 13), "the value tag fits 13 bits");
+static_assert(kMaxValueSize + 1 < (1u << 13), "a value tag fits in 13 bits");
 
 inline uint32_t PackMeta(size_t label_len, bool has_value, size_t value_len,
                          size_t children) {
@@ -135,7 +135,9 @@ inline size_t CommonPrefix(std::string_view a, std::string_view b) {
   return i;
 }
 
-// How a node's children are searched for a branch byte (ctrie:find=...).
+// How a node's children are searched for a branch byte (ctrie:find=...):
+// binary search, or a linear scan 16 bytes at a time where SSE2 exists and
+// one byte at a time elsewhere (find_byte.h).
 enum class FindMethod { kBinary, kSimd };
 
 // The index of the child whose branch byte is `b`, or -1.

@@ -1,9 +1,10 @@
 // ctrie when memory runs out (kv_store.h, "Out of memory"): a write whose
 // allocation fails leaves the store exactly as it was, holds no lock and
 // queues no live node for reclamation; with memory gone for good, deleting
-// still works and gives memory back. common/tests/allocation_failure_test.cc
-// sweeps random operation sequences; these tests spell out the cases that
-// matter most, one at a time.
+// still works and gives memory back. The sweep over every store
+// (benchmarks/front/tests/allocation_failure_test.cc) runs random operation
+// sequences; these tests spell out the cases that matter most, one at a
+// time.
 
 #include <cctype>
 #include <chrono>

@@ -1,9 +1,9 @@
 // A registry of store kinds, built by name from a spec string.
 //
 // Each stage exposes one function that adds its stores to a registry
-// (RegisterStage1Stores, ...). kvlab.h gathers every stage into the built-in
-// registry behind MakeStore(); tests of a single stage build their own
-// registry from that stage alone.
+// (RegisterStage1Stores, ...). kvlab.h (benchmarks/front/, above the stages)
+// gathers every stage into the built-in registry behind MakeStore(); tests
+// of a single stage build their own registry from that stage alone.
 
 #ifndef KVLAB_REGISTRY_H_
 #define KVLAB_REGISTRY_H_

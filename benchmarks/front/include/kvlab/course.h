@@ -30,8 +30,9 @@
 //
 // Which store serves the API: kvStore(max_entries) uses the store named by
 // the environment variable KVLAB_STORE (any spec, e.g. "avl"), defaulting to
-// the most advanced stage; kvStore(max_entries, spec) names it directly. An
-// unknown spec throws std::invalid_argument listing the stores that exist.
+// kvlab::DefaultStoreSpec() (kvlab.h); kvStore(max_entries, spec) names it
+// directly. An unknown spec throws std::invalid_argument listing the stores
+// that exist.
 
 #ifndef KVLAB_COURSE_H_
 #define KVLAB_COURSE_H_

@@ -28,7 +28,8 @@ const StoreRegistry& BuiltinStores();
 // Builds a store from a spec such as "avl" or "btree:order=32".
 absl::StatusOr<std::unique_ptr<KVStore>> MakeStore(std::string_view spec);
 
-// The spec of the most advanced stage's store, the course API's default.
+// The course API's default: the store of the most advanced stage that is
+// thread-safe by itself ("ctrie").
 std::string_view DefaultStoreSpec();
 
 }  // namespace kvlab

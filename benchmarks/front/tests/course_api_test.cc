@@ -225,8 +225,8 @@ TEST(CourseApiEnvironmentTest, StoreComesFromKvlabStore) {
   ASSERT_EQ(unsetenv("KVLAB_STORE"), 0);
   kvStore by_default(10);
   EXPECT_EQ(by_default.store().Name(), kvlab::DefaultStoreSpec());
-  // Stage 4's ctrie: the newest stage's store that is safe for threads
-  // by itself (stage 5's hyperion needs a LockedStore).
+  // Stage 4's ctrie: the most advanced stage whose store is safe for
+  // threads by itself (stage 5's hyperion needs a LockedStore).
   EXPECT_EQ(kvlab::DefaultStoreSpec(), "ctrie");
 }
 

@@ -1,5 +1,7 @@
-// The one place that knows every stage: each stage adds its stores here with
-// one line as it lands. Stages themselves depend only on common/.
+// The one place that knows every stage: each stage's include/ offers a
+// RegisterStageNStores() (kvlab/stageN/stores.h), called here in one line.
+// This file sits above the stages (benchmarks/front/); stages themselves
+// depend only on common/.
 
 #include "kvlab/kvlab.h"
 #include "kvlab/peers/stores.h"
@@ -31,8 +33,9 @@ absl::StatusOr<std::unique_ptr<KVStore>> MakeStore(std::string_view spec) {
   return BuiltinStores().Make(spec);
 }
 
-// The most advanced stage's store, as the course API promises: stage 4's
-// compressed trie, thread-safe by itself.
+// The most advanced stage's store that is thread-safe by itself, as the
+// course API promises: stage 4's compressed trie (stage 5's hyperion needs a
+// LockedStore).
 std::string_view DefaultStoreSpec() { return "ctrie"; }
 
 }  // namespace kvlab
