@@ -112,7 +112,7 @@ TOOL_N ?= 1000000
 MASSIF_N ?= 100000
 # make fuzz [STORE=spec] [SECONDS=n] [FUZZ_FLAGS=...]: libFuzzer in its own
 # clang build; without STORE each input's first byte picks a store of
-# common/fuzz/stores.txt. SECONDS is 60 here unless given.
+# benchmarks/fuzz/stores.txt. SECONDS is 60 here unless given.
 FUZZ_DIR := build/fuzz
 FUZZ_SECONDS = $(if $(filter command line environment,$(origin SECONDS)),$(SECONDS),60)
 FUZZ_FLAGS ?=
@@ -153,8 +153,8 @@ help:
 	@echo "  make fuzz STORE=spec SECONDS=n"
 	@echo "                            the differential fuzzer (libFuzzer, clang, build/fuzz) on one"
 	@echo "                            store for n s (default: every store, 60 s; docs/testing.md)"
-	@echo "  make fuzz-check           every store of common/fuzz/stores.txt fuzzed 15 s from the"
-	@echo "                            seed corpus (ctest -L fuzz in build/fuzz)"
+	@echo "  make fuzz-check           every store of benchmarks/fuzz/stores.txt fuzzed 15 s"
+	@echo "                            from the seed corpus (ctest -L fuzz in build/fuzz)"
 	@echo "  make draw ARGS=\"--store=avl --op='put a 1' --out=dir\""
 	@echo "                            kvlab-draw: one drawing of the store after each operation,"
 	@echo "                            dir/index.html steps through them (docs/kvlab-draw.md)"
@@ -305,8 +305,8 @@ fuzz-build: $(FUZZ_DIR)/build.ninja
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target kvlab_fuzz kvlab_fuzz_replay
 
 fuzz: fuzz-build
-	common/fuzz/run_fuzz.sh $(FUZZ_DIR)/common/fuzz/kvlab_fuzz $(or $(STORE),any) \
-	  $(FUZZ_SECONDS) $(FUZZ_DIR)/fuzz-work $(FUZZ_FLAGS)
+	benchmarks/fuzz/run_fuzz.sh $(FUZZ_DIR)/benchmarks/fuzz/kvlab_fuzz \
+	  $(or $(STORE),any) $(FUZZ_SECONDS) $(FUZZ_DIR)/fuzz-work $(FUZZ_FLAGS)
 
 fuzz-check: fuzz-build
 	cd $(FUZZ_DIR) && ctest -j $(JOBS) --output-on-failure -L '^fuzz$$'

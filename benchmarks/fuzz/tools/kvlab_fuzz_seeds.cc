@@ -1,7 +1,7 @@
 // kvlab_fuzz_seeds DIR: writes the seed corpus (kvlab/fuzz/seeds.h) into
 // DIR, one file per seed, and lists them.
 //
-//   build/debug/common/fuzz/kvlab_fuzz_seeds common/fuzz/corpus
+//   build/debug/benchmarks/fuzz/kvlab_fuzz_seeds benchmarks/fuzz/corpus
 
 #include <cstdio>
 #include <fstream>

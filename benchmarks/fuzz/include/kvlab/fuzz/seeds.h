@@ -1,6 +1,6 @@
-// The fuzzer's seed corpus (common/fuzz/corpus/), written from readable
+// The fuzzer's seed corpus (benchmarks/fuzz/corpus/), written from readable
 // descriptions so that every seed can be reviewed and regenerated:
-// kvlab_fuzz_seeds DIR writes them, and fuzz_seeds_test checks that the
+// kvlab_fuzz_seeds DIR writes them, and fuzz_program_test checks that the
 // committed files are exactly these bytes.
 
 #ifndef KVLAB_FUZZ_SEEDS_H_

@@ -1,4 +1,4 @@
-// The list of store specs the fuzzer covers (common/fuzz/stores.txt).
+// The list of store specs the fuzzer covers (benchmarks/fuzz/stores.txt).
 
 #ifndef KVLAB_FUZZ_FUZZ_STORES_H_
 #define KVLAB_FUZZ_FUZZ_STORES_H_

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the fuzz target on one store for a while, from the committed corpus.
 #
-# Usage: common/fuzz/run_fuzz.sh FUZZER SPEC SECONDS WORK_DIR [FLAGS...]
+# Usage: benchmarks/fuzz/run_fuzz.sh FUZZER SPEC SECONDS WORK_DIR [FLAGS...]
 #   SPEC     a store spec, or "any" for the store each input's first byte picks
 #   WORK_DIR new inputs go to WORK_DIR/<spec>/corpus, and an input that fails
 #            (a wrong answer or a crash) to WORK_DIR/<spec>/artifacts/
