@@ -42,8 +42,8 @@ endif
 RELEASE_DIR ?= build/release
 CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
 # Tests labelled `long` (stage 5's 2,000,000-operation differential runs) and
-# `grade_full` (the submission grader on the kit and its broken copies, which
-# builds the kit twice more) only run with LONG=1.
+# `grade_full` (the submission grader on the broken copies of stages 2 to 4,
+# which build those stages again under ASan and TSan) only run with LONG=1.
 CTEST_LABEL += $(if $(LONG),,-LE '^(long|grade_full)$$')
 JOBS ?= 2
 PREFIX ?= /usr/local
@@ -132,7 +132,7 @@ help:
 	@echo "  make build                build everything (Debug, build/debug) without testing"
 	@echo "  make stageN               build stage N (1-5, as they exist: $(strip $(STAGES)))"
 	@echo "  make stageN test          run stage N's tests, conformance suite included"
-	@echo "  make stageN exercises     the chapter's exercises whose answer a test checks (stage 1)"
+	@echo "  make stageN exercises     the chapter's exercises whose answer a test checks (stages 1-4)"
 	@echo "  make bench                Release build, every store on the seven data sets at n=100,000:"
 	@echo "                            results/ (bench.jsonl, results.csv, results.md, PNG charts)"
 	@echo "  make bench FULL=1         the record run (10M course pairs, all of words and gcide3)"
@@ -277,7 +277,7 @@ heapprofile: $(RELEASE_DIR)/build.ninja
 	@benchmarks/tools/pprof_report.sh heap $(KVBENCH) $(RESULTS)/tools/heap.$(TOOL_STORE)
 
 # make stageN exercises: the chapter's exercises whose answer a test checks
-# (label stageN_exercises; stage 1 has them).
+# (label stageN_exercises; stages 1 to 4 have them).
 EXERCISES = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/exercises_test.cc))
 
 exercises: $(BUILD_DIR)/build.ninja

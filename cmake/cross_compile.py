@@ -5,9 +5,9 @@ Each source listed in SOURCES is compiled to an object file exactly as the
 host build compiles it (its command in compile_commands.json, warnings as
 errors included), with the compiler swapped for the cross compiler; every
 object must then be an ELF file for the target machine. The host's Abseil,
-Judy and HAT-trie headers are architecture-independent, so they are offered
-to the cross compiler from the host's include directory; its own C and C++
-headers come first. Nothing is linked: the target's libraries are not
+Judy, HAT-trie and ISA-L headers are architecture-independent, so they are
+offered to the cross compiler from the host's include directory; its own C
+and C++ headers come first. Nothing is linked: the target's libraries are not
 installed.
 
 Usage: cross_compile.py COMPILER COMPILE_COMMANDS SOURCES OUT_DIR [--jobs N]
@@ -24,7 +24,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 # The host headers the library includes beyond the C and C++ libraries.
-HOST_HEADERS = ("absl", "Judy.h", "hat-trie")
+HOST_HEADERS = ("absl", "Judy.h", "hat-trie", "isa-l")
 # ELF e_machine of the targets this check knows (Linux's elf-em.h).
 ELF_MACHINES = {"aarch64": 183, "x86_64": 62}
 

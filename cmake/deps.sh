@@ -4,8 +4,9 @@
 # Usage: cmake/deps.sh [build|words|memcheck|bench|profile|fuzz|format|cross|
 #                       draw|browser|all]
 #   build     compiler-side libraries (Abseil, GoogleTest, pkg-config, CMake,
-#             Ninja), the peers' libraries (Judy, HAT-trie), and python3 and
-#             patch for the submission grader and its tests
+#             Ninja), the peers' libraries (Judy, HAT-trie), ISA-L (the CRC-32C
+#             of the durable store's log), and python3 and patch for the
+#             submission grader and its tests
 #   words     Debian word lists for the `words` data set
 #   memcheck  valgrind and python3 (make memcheck, make massif)
 #   bench     the data sets built from Debian packages (English, French, German,
@@ -29,7 +30,7 @@ set -euo pipefail
 
 group=${1:-all}
 build_pkgs=(g++ cmake ninja-build pkg-config libabsl-dev libgtest-dev libgmock-dev
-            libjudy-dev libhat-trie-dev zlib1g-dev python3 patch)
+            libjudy-dev libhat-trie-dev libisal-dev zlib1g-dev python3 patch)
 words_pkgs=(wamerican wbritish)
 memcheck_pkgs=(valgrind python3)  # python3: massif_summary.sh reads ms_print
 bench_pkgs=(wamerican wbritish wamerican-insane wbritish-insane wcanadian-insane

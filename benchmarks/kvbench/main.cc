@@ -71,6 +71,13 @@ ABSL_FLAG(bool, allow_memory_overcommit, false,
           "the available memory (see memory_guard.h)");
 ABSL_FLAG(double, child_timeout, 1800,
           "Kill a run's child process after this many seconds (0: never)");
+ABSL_FLAG(std::string, durable, "",
+          "Wrap each store in a durable store (write-ahead log, checkpoints; "
+          "docs/durability.md) with this sync policy: none, every or group. "
+          "Reports log bytes per write and the time to recover");
+ABSL_FLAG(std::string, durable_dir, "",
+          "With --durable: where each run's log directory is made (and "
+          "removed after); default the system's temporary directory");
 ABSL_FLAG(bool, in_process, false,
           "Run every store in kvbench's own process instead of a forked "
           "child, for tools that follow one process (make profile, "
@@ -122,6 +129,8 @@ RawOptions ReadFlags() {
   raw.max_predicted_seconds = absl::GetFlag(FLAGS_max_predicted_seconds);
   raw.child_timeout = absl::GetFlag(FLAGS_child_timeout);
   raw.allow_memory_overcommit = absl::GetFlag(FLAGS_allow_memory_overcommit);
+  raw.durable = absl::GetFlag(FLAGS_durable);
+  raw.durable_dir = absl::GetFlag(FLAGS_durable_dir);
   return raw;
 }
 
@@ -165,6 +174,8 @@ Row RunRow(const BenchOptions& options, const StoreChoice& store,
   request.threads = options.threads;
   request.seconds = options.seconds;
   request.course_ops = options.course_ops;
+  request.durable = options.durable;
+  request.durable_dir = options.durable_dir;
 
   for (int r = 0; r < options.repeat; ++r) {
     ChildOutcome outcome;

@@ -113,6 +113,16 @@ absl::StatusOr<BenchOptions> ValidateOptions(
   options.verify = raw.verify;
   options.allow_debug = raw.allow_debug;
   options.allow_memory_overcommit = raw.allow_memory_overcommit;
+  if (!raw.durable.empty() && raw.durable != "none" && raw.durable != "every" &&
+      raw.durable != "group") {
+    return Invalid("durable", absl::StrCat("'", raw.durable,
+                                           "': expected none, every or group"));
+  }
+  if (raw.durable.empty() && !raw.durable_dir.empty()) {
+    return Invalid("durable_dir", "needs --durable");
+  }
+  options.durable = raw.durable;
+  options.durable_dir = raw.durable_dir;
 
   absl::StatusOr<PhaseSet> phases = ParsePhases(raw.phases);
   if (!phases.ok()) return phases.status();

@@ -56,6 +56,8 @@ struct RawOptions {
   double max_predicted_seconds = 120;
   double child_timeout = 1800;
   bool allow_memory_overcommit = false;
+  std::string durable;
+  std::string durable_dir;
 };
 
 struct StoreChoice {
@@ -80,6 +82,8 @@ struct BenchOptions {
   double max_predicted_seconds = 0;
   double child_timeout = 0;
   bool allow_memory_overcommit = false;  // skip the memory guard
+  std::string durable;                   // "", "none", "every" or "group"
+  std::string durable_dir;  // parent of each run's directory; "": $TMPDIR
 };
 
 // Checks `raw` and resolves it against `registry`: --store "all" means every

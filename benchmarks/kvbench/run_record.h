@@ -42,6 +42,12 @@ inline constexpr char kOwnBytes[] = "own_bytes";
 inline constexpr char kBaselineRssAnonBytes[] = "baseline_rss_anon_bytes";
 inline constexpr char kDataSetBytes[] = "dataset_bytes";
 inline constexpr char kRunSeconds[] = "run_seconds";  // the whole child
+// --durable only: log records, bytes written to log and checkpoint files
+// per record, fdatasync calls, and the seconds to reopen the directory.
+inline constexpr char kDurableWrites[] = "durable_writes";
+inline constexpr char kDurableBytesPerWrite[] = "durable_bytes_per_write";
+inline constexpr char kDurableSyncs[] = "durable_syncs";
+inline constexpr char kRecoverSeconds[] = "recover_seconds";
 }  // namespace metric
 
 struct RunRecord {

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "kvbench/course_workload.h"
 #include "kvbench/datasets.h"
+#include "kvbench/durable_run.h"
 #include "kvbench/memory_probe.h"
 #include "kvbench/phases.h"
 #include "kvbench/progress.h"
@@ -68,6 +69,13 @@ RunRecord RunBenchmark(const RunRequest& request) {
       kvlab::MakeStore(request.spec);
   if (!made.ok()) return Fail(record, made.status());
   std::unique_ptr<kvlab::KVStore> store = *std::move(made);
+  std::unique_ptr<DurableRun> durable;
+  if (!request.durable.empty()) {
+    absl::StatusOr<std::unique_ptr<DurableRun>> started = DurableRun::Start(
+        request.spec, request.durable, request.durable_dir, &store);
+    if (!started.ok()) return Fail(record, started.status());
+    durable = *std::move(started);
+  }
 
   // 2. Load, then memory.
   absl::StatusOr<PhaseTiming> load =
@@ -158,6 +166,10 @@ RunRecord RunBenchmark(const RunRequest& request) {
     record.Set(m::kCourseOpsPerSecond, timed.PerSecond());
     record.Set(m::kCourseSizeAfter, shared->Size());
     store = std::move(shared);
+  }
+  if (durable != nullptr) {
+    absl::Status finished = durable->Finish(std::move(store), &record);
+    if (!finished.ok()) return Fail(record, finished);
   }
   record.Set(m::kRunSeconds, std::chrono::duration<double>(
                                  std::chrono::steady_clock::now() - run_start)

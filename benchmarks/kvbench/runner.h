@@ -38,6 +38,10 @@ struct RunRequest {
   int threads = 2;
   double seconds = 2;
   uint64_t course_ops = 0;  // per thread; 0: run for `seconds`
+  // --durable: "none", "every" or "group" wraps the store in a durable
+  // store in a fresh directory under durable_dir; empty: not durable.
+  std::string durable;
+  std::string durable_dir;
 };
 
 RunRecord RunBenchmark(const RunRequest& request);

@@ -47,6 +47,8 @@ absl::StatusOr<bool> KVStore::Put(std::string_view key,
     return PutImpl(key, value);
   } catch (const std::bad_alloc&) {
     return OutOfMemory(key.size(), value.size());
+  } catch (const WriteError& error) {
+    return error.status();
   }
 }
 

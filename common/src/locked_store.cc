@@ -14,11 +14,11 @@ LockedStore::LockedStore(std::unique_ptr<KVStore> inner)
 bool LockedStore::PutImpl(std::string_view key, std::string_view value) {
   std::unique_lock lock(mutex_);
   // KVStore::Put validated the sizes and, through ValidateKey, the inner
-  // store's own key rules, so the inner Put can fail only for lack of memory,
-  // with the inner store unchanged. Our Put turns the exception back into
-  // ResourceExhausted.
+  // store's own key rules, so the inner Put can fail only for lack of memory
+  // (or, for a durable inner store, of its log), with the inner store
+  // unchanged. Our Put returns the inner status unchanged.
   absl::StatusOr<bool> replaced = inner_->Put(key, value);
-  if (absl::IsResourceExhausted(replaced.status())) throw std::bad_alloc();
+  if (!replaced.ok()) throw WriteError(replaced.status());
   return *replaced;
 }
 

@@ -59,6 +59,12 @@ absl::StatusOr<std::string> StoreOptions::GetChoice(
                    ": expected one of ", absl::StrJoin(allowed, ", ")));
 }
 
+std::string StoreOptions::GetString(std::string_view key,
+                                    std::string_view default_value) const {
+  auto it = values_.find(key);
+  return it == values_.end() ? std::string(default_value) : it->second;
+}
+
 std::vector<std::string> StoreOptions::Keys() const {
   std::vector<std::string> keys;
   for (const auto& [key, value] : values_) keys.push_back(key);

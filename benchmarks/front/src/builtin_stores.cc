@@ -3,6 +3,7 @@
 // This file sits above the stages (benchmarks/front/); stages themselves
 // depend only on common/.
 
+#include "kvlab/durable_store.h"
 #include "kvlab/kvlab.h"
 #include "kvlab/peers/stores.h"
 #include "kvlab/stage1/stores.h"
@@ -30,6 +31,8 @@ const StoreRegistry& BuiltinStores() {
 }
 
 absl::StatusOr<std::unique_ptr<KVStore>> MakeStore(std::string_view spec) {
+  // "durable:dir=...:store=NAME" wraps any built-in store in a log.
+  if (IsDurableSpec(spec)) return MakeDurableFromSpec(spec, BuiltinStores());
   return BuiltinStores().Make(spec);
 }
 

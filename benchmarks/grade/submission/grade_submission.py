@@ -79,6 +79,11 @@ def parse_args(argv):
     p.add_argument("--threads", type=int, default=DEFAULT_THREADS)
     p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS,
                    help="the timed phase's length")
+    p.add_argument("--test-scale", type=float, default=1.0,
+                   help="run the stage's tests at this fraction of their "
+                   "sizes (KVLAB_TEST_SCALE; default 1, the full sizes). "
+                   "For the grader's own fixture tests: a grade given to a "
+                   "student keeps the default")
     p.add_argument("--jobs", type=int, default=limits.jobs)
     p.add_argument("--build-timeout", type=float,
                    default=limits.build_timeout)
@@ -102,6 +107,8 @@ def parse_args(argv):
     args = p.parse_args(argv)
     if args.n <= 0 or args.threads <= 0 or args.seconds <= 0:
         p.error("--n, --threads and --seconds must be positive")
+    if not 0 < args.test_scale <= 1:
+        p.error("--test-scale must be in (0, 1]")
     return args
 
 
@@ -172,11 +179,17 @@ class Grader:
                        for c in self.name)
         self.logs = os.path.join(self.work, "logs",
                                  f"{safe}-{self.sha256[:12]}")
-        # The tests run at full size whatever the instructor's shell says.
+        # The tests run at full size whatever the instructor's shell says,
+        # unless --test-scale says otherwise.
         self.env = {k: v for k, v in os.environ.items()
                     if k not in ("KVLAB_TEST_SCALE", "ASAN_OPTIONS",
                                  "UBSAN_OPTIONS", "TSAN_OPTIONS",
                                  "LSAN_OPTIONS", "KVLAB_RUBRIC")}
+        if args.test_scale != 1:
+            self.env["KVLAB_TEST_SCALE"] = f"{args.test_scale:g}"
+            self.notes.append(f"the tests ran at {args.test_scale:g} of "
+                              "their sizes (--test-scale): not a grade to "
+                              "give")
 
     def say(self, text):
         if not self.args.quiet:
@@ -226,7 +239,9 @@ class Grader:
             date=machine.utc_now(), machine=machine.machine_info(),
             builds={name: self.describe_build(b) for name, b in builds.items()},
             options={"n": self.args.n, "threads": self.args.threads,
-                     "seconds": self.args.seconds, "seed": SEED},
+                     "seconds": self.args.seconds, "seed": SEED,
+                     **({"test_scale": self.args.test_scale}
+                        if self.args.test_scale != 1 else {})},
             limits=dataclasses.asdict(self.limits),
             parts=grade_parts, workload=workload, notes=list(self.notes),
             logs=self.logs)

@@ -31,6 +31,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,6 +49,19 @@ inline constexpr size_t kMaxValueSize = 4096;
 // InvalidArgument status naming the limit that was exceeded.
 absl::Status ValidateKeyValue(std::string_view key, std::string_view value);
 
+// Thrown by a store's PutImpl when the write failed for a reason other than
+// a failed allocation (a durable store could not write its log), with the
+// store unchanged; Put returns status().
+class WriteError : public std::exception {
+ public:
+  explicit WriteError(absl::Status status) : status_(std::move(status)) {}
+  const absl::Status& status() const { return status_; }
+  const char* what() const noexcept override { return "kvlab::WriteError"; }
+
+ private:
+  absl::Status status_;
+};
+
 class KVStore {
  public:
   // Called by Scan for each pair in ascending key order. The views are valid
@@ -62,8 +76,9 @@ class KVStore {
 
   // Inserts `key` or replaces its value. Returns true if an existing value was
   // replaced, false if the key was new, InvalidArgument (store unchanged) if
-  // the key or value exceeds its limit or ValidateKey refuses the key, or
-  // ResourceExhausted (store unchanged) if memory ran out.
+  // the key or value exceeds its limit or ValidateKey refuses the key,
+  // ResourceExhausted (store unchanged) if memory ran out, or the status of
+  // a WriteError the store threw (store unchanged).
   absl::StatusOr<bool> Put(std::string_view key, std::string_view value);
 
   // OK if this store can hold `key` (already within kMaxKeySize), otherwise

@@ -40,6 +40,10 @@ class StoreOptions {
       std::string_view key, std::string_view default_value,
       const std::vector<std::string>& allowed) const;
 
+  // The value of `key` as given, or `default_value` if unset.
+  std::string GetString(std::string_view key,
+                        std::string_view default_value) const;
+
   // The option names that were set, in sorted order.
   std::vector<std::string> Keys() const;
 

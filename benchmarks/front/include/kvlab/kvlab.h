@@ -25,7 +25,9 @@ namespace kvlab {
 // The registry of every built-in store, stages and peers.
 const StoreRegistry& BuiltinStores();
 
-// Builds a store from a spec such as "avl" or "btree:order=32".
+// Builds a store from a spec such as "avl" or "btree:order=32", or any of
+// them made durable: "durable:dir=PATH:store=btree:inner.order=32"
+// (kvlab/durable_store.h).
 absl::StatusOr<std::unique_ptr<KVStore>> MakeStore(std::string_view spec);
 
 // The course API's default: the store of the most advanced stage that is

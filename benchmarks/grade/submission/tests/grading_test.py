@@ -3,6 +3,8 @@
 GoogleTest and sanitizer output, limited processes, the tree a grade
 builds, the report and the leaderboard. Standard library only; seconds."""
 
+import contextlib
+import io
 import json
 import os
 import signal
@@ -20,6 +22,7 @@ KIT = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
 from grading import groups, gtest_log, leaderboard, limits  # noqa: E402
 from grading import parts, report, rubric, source_tree  # noqa: E402
 import grade_fixtures_test  # noqa: E402
+import grade_submission  # noqa: E402
 
 
 class GroupsTest(unittest.TestCase):
@@ -58,9 +61,11 @@ class GroupsTest(unittest.TestCase):
     @unittest.skipUnless(os.path.isdir(grade_fixtures_test.FIXTURES),
                          "a course handout has no fixtures")
     def test_the_fixture_groups_parse(self):
-        parsed = groups.read_groups(os.path.join(
-            grade_fixtures_test.FIXTURES, "groups.txt"))
-        self.assertEqual(len(parsed), 8)
+        for stage, count in (("stage1", 8), ("stage2", 9), ("stage3", 8),
+                             ("stage4", 6)):
+            parsed = groups.read_groups(os.path.join(
+                grade_fixtures_test.FIXTURES, stage, "groups.txt"))
+            self.assertEqual(len(parsed), count, stage)
 
 
 class RubricTest(unittest.TestCase):
@@ -558,6 +563,30 @@ class LeaderboardTest(unittest.TestCase):
         self.assertEqual(leaderboard._short(2.5e6), "2.5M")
 
 
+class OptionsTest(unittest.TestCase):
+    def test_the_test_scale_is_a_fraction_and_full_by_default(self):
+        base = ["--submission", KIT, "--stage", "stage1"]
+        self.assertEqual(grade_submission.parse_args(base).test_scale, 1.0)
+        self.assertEqual(grade_submission.parse_args(
+            base + ["--test-scale", "0.25"]).test_scale, 0.25)
+        for bad in ("0", "1.5", "-1"):
+            with self.assertRaises(SystemExit), \
+                    contextlib.redirect_stderr(io.StringIO()):
+                grade_submission.parse_args(base + ["--test-scale", bad])
+
+    def test_a_scaled_grade_says_so_and_passes_the_scale_on(self):
+        args = grade_submission.parse_args(
+            ["--submission", KIT, "--stage", "stage1", "--test-scale",
+             "0.25"])
+        grader = grade_submission.Grader(args)
+        self.assertEqual(grader.env["KVLAB_TEST_SCALE"], "0.25")
+        self.assertTrue(any("0.25 of their sizes" in n
+                            for n in grader.notes))
+        args.test_scale = 1.0
+        self.assertNotIn("KVLAB_TEST_SCALE",
+                         grade_submission.Grader(args).env)
+
+
 class FixtureExpectationsTest(unittest.TestCase):
     """The fixture test's check fails a grade that is not the expected
     one."""
@@ -574,23 +603,45 @@ class FixtureExpectationsTest(unittest.TestCase):
             "score": score, "max_score": 210, "sha256": "a" * 64,
             "kit_commit": "c"}
 
+    EXPECTED = {"max_score": 210, "variants": {
+        "reference": {"score": 210, "parts": {}, "failing_groups": {}},
+        "empty_key_crash": {
+            "score": 195.8, "failing_groups": {"conformance-avl": "crashed"},
+            "parts": {"test_groups": "7 of 8", "private_tests": ""}}}}
+
     def test_reference_must_be_full_marks(self):
         stdout = "<<< BEGIN GRADE\nscore: 210/210\n>>> END GRADE\n"
         self.assertEqual(grade_fixtures_test.check(
-            "reference", self.grade_json(), stdout), [])
+            self.EXPECTED, "reference", self.grade_json(), stdout), [])
         problems = grade_fixtures_test.check(
-            "reference", self.grade_json(["bst-delete"], 202.5), stdout)
+            self.EXPECTED, "reference", self.grade_json(["bst-delete"], 202.5),
+            stdout)
         self.assertIn("parts losing points: ['test_groups'], expected []",
                       problems)
         self.assertIn("score 202.5, expected 210", problems)
 
     def test_a_broken_variant_must_lose_exactly_its_parts(self):
         problems = grade_fixtures_test.check(
-            "empty_key_crash", self.grade_json(), "")
+            self.EXPECTED, "empty_key_crash", self.grade_json(), "")
         self.assertIn("parts losing points: [], expected ['private_tests', "
                       "'test_groups']", problems)
         self.assertIn("failing groups: [], expected ['conformance-avl']",
                       problems)
+
+    @unittest.skipUnless(os.path.isdir(grade_fixtures_test.FIXTURES),
+                         "a course handout has no fixtures")
+    def test_every_patch_has_an_expected_grade(self):
+        for stage in ("stage1", "stage2", "stage3", "stage4"):
+            expected = grade_fixtures_test.load_expected(stage)
+            patches = {f[:-len(".patch")] for f in os.listdir(os.path.join(
+                grade_fixtures_test.FIXTURES, stage)) if f.endswith(".patch")}
+            self.assertEqual(set(expected["variants"]),
+                             patches | {"reference"}, stage)
+            self.assertGreaterEqual(len(patches), 3, stage)
+            for name, want in expected["variants"].items():
+                self.assertLessEqual(want["score"], expected["max_score"])
+                self.assertEqual(want["score"] == expected["max_score"],
+                                 name == "reference", f"{stage}/{name}")
 
 
 if __name__ == "__main__":

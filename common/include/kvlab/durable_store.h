@@ -1,0 +1,229 @@
+// Durability for any store: a write-ahead log, checkpoints and recovery.
+//
+//   absl::StatusOr<std::unique_ptr<kvlab::DurableStore>> store =
+//       kvlab::DurableStore::Open(*kvlab::MakeStore("btree"), "/var/kv", {});
+//   (*store)->Put("key", "value");   // logged before it is applied
+//   // ... crash, restart: Open on the same directory gives the pairs back.
+//
+// Every write is appended to a log before the store applies it; a write
+// returns once its record is as durable as the sync policy promises. Now and
+// then the whole store is written to a checkpoint file, after which the log
+// it covers is no longer needed and its files are reused. Opening a
+// directory recovers the store: the newest checkpoint, then the log after
+// it, up to the first record that is torn or damaged, where the log is cut.
+// docs/durability.md explains the design; the formats are in
+// common/src/durable/log_format.h and record.h.
+//
+// Errors: a write whose log record could not be written or synced (full
+// disk, I/O error) fails, and the store is unchanged; Put returns the
+// status, Delete and DeleteNth return false (Remove and RemoveNth return the
+// status). Nothing acknowledged is lost: a write succeeds only once its
+// record is durable under the policy.
+//
+// One process at a time may open a directory.
+
+#ifndef KVLAB_DURABLE_STORE_H_
+#define KVLAB_DURABLE_STORE_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "kvlab/kv_store.h"
+#include "kvlab/registry.h"
+
+namespace kvlab {
+
+namespace durable {
+class Env;
+class LogRing;
+class LogWriter;
+}  // namespace durable
+
+// When a write's log record must be on disk before the write returns.
+enum class SyncPolicy {
+  // Never synced by the store: the record is in the operating system's page
+  // cache when the write returns. Survives the process being killed; a
+  // power failure may lose the last writes (never more than a suffix).
+  kNone,
+  // One fdatasync per write, before it returns.
+  kEvery,
+  // Group commit: writers that arrive while a sync is in progress wait and
+  // share the next one. Each returns only once its own record is synced.
+  kGroup,
+};
+
+struct DurabilityOptions {
+  SyncPolicy sync = SyncPolicy::kGroup;
+  // A checkpoint is taken when the log has grown by this many bytes since
+  // the last one.
+  uint64_t checkpoint_bytes = uint64_t{64} << 20;
+  // The log ring's geometry, used only when the directory is new: the
+  // number of log files and the size of each (a multiple of 32 KiB).
+  uint32_t log_files = 4;
+  uint64_t log_file_bytes = uint64_t{32} << 20;
+  // Recovery inserts the checkpoint's pairs middle first instead of in key
+  // order (for stores that degrade on sorted input, such as a plain BST).
+  bool balanced_load = false;
+  // The file system; null means the real one. Tests put one underneath that
+  // fails or forgets on command. Must outlive the store.
+  durable::Env* env = nullptr;
+};
+
+// What recovery found when the store was opened.
+struct RecoveryReport {
+  std::string checkpoint;  // the checkpoint file loaded, empty if none
+  uint64_t checkpoint_pairs = 0;
+  uint64_t replayed = 0;  // log records applied after the checkpoint
+  uint64_t last_seq = 0;  // sequence number of the last write recovered
+  // Where the log was cut: the file, the byte offset of the first record
+  // not replayed, and why replay stopped there.
+  std::string stop_file;
+  uint64_t stop_offset = 0;
+  std::string stop_reason;
+  // True if replay stopped at the end of what was written; false if at a
+  // torn or damaged record (expected after a crash mid-write).
+  bool clean = true;
+
+  std::string ToString() const;
+};
+
+// Counters since the store was opened.
+struct DurabilityStats {
+  uint64_t writes = 0;            // log records of writes
+  uint64_t log_bytes = 0;         // bytes written to log files
+  uint64_t checkpoint_bytes = 0;  // bytes written to checkpoint files
+  uint64_t syncs = 0;             // fdatasync calls on log files
+  uint64_t checkpoints = 0;
+};
+
+// Thread-safe: reads share a lock with each other; writes go through a queue
+// whose head (the leader) logs and applies a group of them while the others
+// wait. A Scan visitor runs under the shared lock and must not write.
+//
+// Invariants: the inner store holds exactly the effect of the newest
+// checkpoint followed by the log records after it; every record in the log
+// has a sequence number one above the one before it.
+class DurableStore final : public KVStore {
+ public:
+  // Recovers the store kept in directory `dir` (created if missing) into
+  // `inner`, which must be empty, and returns it ready for writes. Fails if
+  // the directory cannot be read or created, a checkpoint is damaged
+  // (DataLoss), or the log cannot be read.
+  static absl::StatusOr<std::unique_ptr<DurableStore>> Open(
+      std::unique_ptr<KVStore> inner, std::string dir,
+      const DurabilityOptions& options);
+  ~DurableStore() override;
+
+  // Put, Delete and DeleteNth with the log's status: the bool answers of
+  // KVStore, or why the write failed (the store then is unchanged).
+  absl::StatusOr<bool> Remove(std::string_view key);
+  absl::StatusOr<bool> RemoveNth(uint64_t n);
+
+  // Writes a checkpoint now and frees the log files it makes unnecessary.
+  absl::Status Checkpoint();
+
+  const RecoveryReport& recovery() const { return recovery_; }
+  DurabilityStats stats() const;
+  const KVStore& inner() const { return *inner_; }
+
+  bool GetNth(uint64_t n, std::string* key, std::string* value) const override;
+  bool DeleteNth(uint64_t n) override;
+  uint64_t Scan(std::string_view start, ScanVisitor visitor) const override;
+  uint64_t Size() const override;
+  std::string_view Name() const override { return "durable"; }
+  std::optional<size_t> MemoryUsage() const override;
+  bool IsThreadSafe() const override { return true; }
+  absl::Status CheckInvariants() const override;
+  absl::Status ValidateKey(std::string_view key) const override {
+    return inner_->ValidateKey(key);
+  }
+
+ protected:
+  bool PutImpl(std::string_view key, std::string_view value) override;
+  bool GetImpl(std::string_view key, std::string* value) const override;
+  bool DeleteImpl(std::string_view key) override;
+
+ private:
+  struct Writer;
+
+  DurableStore(std::unique_ptr<KVStore> inner, std::string dir,
+               const DurabilityOptions& options);
+  absl::Status Recover();
+  absl::StatusOr<bool> Submit(Writer* writer);
+  // The leader's work: log a group, sync it, apply it, answer each writer.
+  void Commit(const std::vector<Writer*>& group);
+  absl::Status Apply(const std::vector<Writer*>& group,
+                     const std::vector<bool>& logged);
+  // Moves the log to a fresh file, checkpointing first if that would take
+  // the last free file of the ring.
+  absl::Status SwitchFile();
+  // Ends the current log file (at its last good record) with a pointer to a
+  // fresh file in a free slot of the ring, syncs it, and moves there.
+  absl::Status SealFile();
+  absl::Status CheckpointAsLeader();
+
+  const std::string dir_;
+  const DurabilityOptions options_;
+  durable::Env* const env_;
+
+  // Guards inner_ against concurrent change: the leader holds it exclusively
+  // only while applying, readers hold it shared.
+  mutable std::shared_mutex store_mutex_;
+  std::unique_ptr<KVStore> inner_;
+
+  // Guards queue_ and stats_.
+  mutable std::mutex queue_mutex_;
+  std::deque<Writer*> queue_;
+  DurabilityStats stats_;
+
+  // Owned by whichever thread is the leader (the head of queue_); no lock.
+  std::unique_ptr<durable::LogRing> ring_;
+  std::unique_ptr<durable::LogWriter> log_;
+  std::vector<uint32_t> live_files_;  // log file numbers since the checkpoint
+  uint32_t largest_number_ = 0;       // of any file ever written
+  uint64_t next_seq_ = 1;
+  uint64_t log_bytes_since_checkpoint_ = 0;
+  // Set when a write or sync of the current file failed: the next group
+  // first ends that file at its last good record.
+  bool file_broken_ = false;
+  uint64_t file_good_end_ = 0;
+  // Set when the log holds a write the inner store could not apply and the
+  // record undoing it could not be written: every later write fails.
+  absl::Status stop_error_;
+  DurabilityStats leader_stats_;  // copied to stats_ under queue_mutex_
+
+  RecoveryReport recovery_;
+};
+
+// Open() as a plain KVStore.
+absl::StatusOr<std::unique_ptr<KVStore>> MakeDurable(
+    std::unique_ptr<KVStore> inner, const std::string& dir,
+    const DurabilityOptions& options);
+
+// True if `spec` names the durable wrapper: "durable" or "durable:...".
+bool IsDurableSpec(std::string_view spec);
+
+// Builds a durable store from a spec, its inner store from `registry`:
+//
+//   durable:dir=PATH:store=NAME[:sync=none|every|group]
+//          [:checkpoint_mb=N][:log_files=N][:log_file_mb=N][:inner.OPT=VAL]...
+//
+// Each inner.OPT=VAL becomes option OPT=VAL of the inner store, so
+// "durable:dir=/tmp/kv:store=btree:inner.order=32" wraps "btree:order=32".
+// sync defaults to group, checkpoint_mb to 64, log_files to 4, log_file_mb
+// to 32. A store kind whose StoreInfo says sorted input is quadratic is
+// reloaded middle first.
+absl::StatusOr<std::unique_ptr<KVStore>> MakeDurableFromSpec(
+    std::string_view spec, const StoreRegistry& registry);
+
+}  // namespace kvlab
+
+#endif  // KVLAB_DURABLE_STORE_H_
