@@ -127,6 +127,25 @@ INSTANTIATE_TEST_SUITE_P(Stores, ExportTest,
                            return name;
                          });
 
+// The wrappers draw what they wrap.
+TEST(ExportWrappers, LockedAndDurableForward) {
+  const std::string dir = testing::TempDir() + "/export_test_durable";
+  for (const std::string& spec :
+       {std::string("avl"), "durable:dir=" + dir + ":store=avl"}) {
+    auto store = kvlab::MakeStore(spec);
+    ASSERT_TRUE(store.ok()) << spec << ": " << store.status();
+    std::unique_ptr<kvlab::KVStore> locked =
+        kvlab::MakeThreadSafe(*std::move(store));
+    ASSERT_TRUE(locked->Put("k", "v").ok());
+    StructureGraph graph;
+    ASSERT_TRUE(locked->ExportStructure(StructureOptions(), &graph).ok())
+        << spec;
+    EXPECT_EQ(graph.kind, "binary_tree") << spec;
+    ASSERT_EQ(graph.nodes.size(), 1u) << spec;
+    EXPECT_EQ(graph.nodes[0].title, "\"k\"") << spec;
+  }
+}
+
 TEST(ExportDefault, StoresWithoutADrawingSaySo) {
   auto store = kvlab::MakeStore("std_map");
   ASSERT_TRUE(store.ok());
