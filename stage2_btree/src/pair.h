@@ -13,12 +13,12 @@
 #ifndef KVLAB_STAGE2_SRC_PAIR_H_
 #define KVLAB_STAGE2_SRC_PAIR_H_
 
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
 
+#include "kvlab/coding.h"
 #include "kvlab/key_order.h"
 #include "kvlab/kv_store.h"
 
@@ -54,17 +54,9 @@ inline size_t PairBytes(const Pair* pair) {
 // KeyPrefix(a) <= KeyPrefix(b), so unequal prefixes decide a comparison and
 // only equal ones need the full keys ("a" and "a\0" share a prefix).
 inline uint64_t KeyPrefix(std::string_view key) {
-  unsigned char bytes[8] = {};
+  uint8_t bytes[8] = {};
   std::memcpy(bytes, key.data(), key.size() < 8 ? key.size() : 8);
-  uint64_t prefix;
-  std::memcpy(&prefix, bytes, 8);
-  // The first byte must be the most significant: swap on little-endian
-  // machines (x86-64, arm64), keep on big-endian ones.
-  if constexpr (std::endian::native == std::endian::little) {
-    return __builtin_bswap64(prefix);
-  } else {
-    return prefix;
-  }
+  return LoadBE64(bytes);
 }
 
 // Pair blocks are allocated with malloc. Each function adds or subtracts the

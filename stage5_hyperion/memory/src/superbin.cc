@@ -1,0 +1,440 @@
+#include "superbin.h"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <cstring>
+#include <memory>
+#include <new>
+
+#include "absl/strings/str_cat.h"
+#include "bitmap.h"
+
+namespace kvlab::stage5 {
+
+Superbin::~Superbin() {
+  for (Metabin* metabin : metabins_) {
+    if (metabin == nullptr) continue;
+    for (Bin* bin : metabin->bins) {
+      if (bin == nullptr) continue;
+      UnmapSegment(bin->segment, segment_size());
+      delete[] bin->slack;
+      delete bin;
+    }
+    delete metabin;
+  }
+}
+
+void Superbin::Init(uint32_t id, SegmentCache* cache) {
+  id_ = id;
+  chunk_size_ = ChunkSize(id);
+  cache_ = cache;
+  // Free relies on a page being larger than any chunk.
+  assert(segment_size() % PageSize() == 0);
+  assert(kMaxSmallSize < PageSize());
+}
+
+uint64_t Superbin::reserved_chunks() const {
+  if (id_ != 0 || metabins_.empty() || metabins_[0] == nullptr) return 0;
+  const Bin* bin = metabins_[0]->bins[0];
+  return bin == nullptr ? 0 : bin->reserved;
+}
+
+namespace {
+
+// The pages of `bin` that hold part of a chunk in use or of its kept chunk,
+// each counted once: by the page invariant (superbin.h), the pages of its
+// segment that the manager keeps resident.
+uint64_t HeldPagesOf(const Bin& bin, size_t chunk_size, size_t page_size) {
+  uint64_t pages = 0;
+  size_t next_page = 0;  // pages below it are counted already
+  for (size_t w = 0; w < Bin::kWords; ++w) {
+    uint64_t held = ~bin.free_map[w];
+    if (bin.kept_chunk != kNoKeptChunk && bin.kept_chunk / 64 == w) {
+      held |= uint64_t{1} << (bin.kept_chunk % 64);
+    }
+    // Chunks come in ascending order, so their pages do too.
+    for (; held != 0; held &= held - 1) {
+      const size_t chunk = w * 64 + size_t(std::countr_zero(held));
+      const size_t first = std::max(chunk * chunk_size / page_size, next_page);
+      const size_t end = ((chunk + 1) * chunk_size - 1) / page_size + 1;
+      if (end > first) {
+        pages += end - first;
+        next_page = end;
+      }
+    }
+  }
+  return pages;
+}
+
+}  // namespace
+
+uint64_t Superbin::held_pages() const {
+  uint64_t pages = 0;
+  for (const Metabin* metabin : metabins_) {
+    if (metabin == nullptr) continue;
+    for (const Bin* bin : metabin->bins) {
+      if (bin != nullptr) pages += HeldPagesOf(*bin, chunk_size_, PageSize());
+    }
+  }
+  return pages;
+}
+
+uint64_t Superbin::metadata_bytes() const {
+  const uint64_t per_bin = sizeof(Bin) + (id_ == 0 ? 0 : kChunksPerBin);
+  return metabin_count_ * sizeof(Metabin) + bins_ * per_bin +
+         metabins_.capacity() * sizeof(Metabin*) +
+         segments_.capacity() * sizeof(char*);
+}
+
+ChunkLocation Superbin::Allocate() {
+  const uint32_t metabin_id = NotFullMetabin();
+  Metabin* metabin = metabins_[metabin_id];
+  const size_t bin_id = FindFirstSet(metabin->not_full, Metabin::kWords);
+  assert(bin_id != kNoBit);
+  Bin* bin = metabin->bins[bin_id];
+  if (bin == nullptr) bin = CreateBin(metabin, metabin_id, uint32_t(bin_id));
+  const size_t chunk =
+      FindFirstSet(bin->free_map, Bin::kWords, bin->first_free_word);
+  assert(chunk != kNoBit);
+  bin->first_free_word = uint16_t(chunk / 64);
+  return Take(metabin_id, uint32_t(bin_id), bin, chunk);
+}
+
+ChunkLocation Superbin::Take(uint32_t metabin_id, uint32_t bin_id, Bin* bin,
+                             size_t chunk) {
+  assert(TestBit(bin->free_map, chunk));
+  ClearBit(bin->free_map, chunk);
+  ++bin->used;
+  ++chunks_in_use_;
+  if (bin->used == kChunksPerBin) {
+    Metabin* metabin = metabins_[metabin_id];
+    ClearBit(metabin->not_full, bin_id);
+    if (AllClear(metabin->not_full, Metabin::kWords)) ListRemove(metabin_id);
+  }
+  return ChunkLocation{
+      HyperionPointer::Make(id_, metabin_id, bin_id, uint32_t(chunk)),
+      bin->segment + chunk * chunk_size_, bin};
+}
+
+void Superbin::Free(HyperionPointer hp) {
+  Metabin* metabin = metabins_[hp.metabin()];
+  Bin* bin = metabin->bins[hp.bin()];
+  assert(!TestBit(bin->free_map, hp.chunk()));
+  SetBit(bin->free_map, hp.chunk());
+  const bool bin_was_full = bin->used == kChunksPerBin;
+  --bin->used;
+  --chunks_in_use_;
+  bin->first_free_word =
+      std::min<uint16_t>(bin->first_free_word, uint16_t(hp.chunk() / 64));
+  if (bin_was_full) {
+    const bool metabin_was_full = AllClear(metabin->not_full, Metabin::kWords);
+    SetBit(metabin->not_full, hp.bin());
+    if (metabin_was_full) ListInsert(hp.metabin());
+  }
+  // A page is larger than any chunk, so a page with bytes of the freed
+  // chunk also has bytes of a neighbour: both in use, and no page came
+  // free. That check saves the divisions below on most frees.
+  const size_t first = hp.chunk(), last = hp.chunk();
+  const bool page_may_be_free =
+      (first > 0 && TestBit(bin->free_map, first - 1)) ||
+      (last + 1 < kChunksPerBin && TestBit(bin->free_map, last + 1));
+  // A bin being emptied by a compaction returns its pages whole, below.
+  if (bin->evacuating == 0 &&
+      (page_may_be_free || bin->kept_chunk != kNoKeptChunk)) {
+    const size_t lowest =
+        FindFirstSet(bin->free_map, Bin::kWords, bin->first_free_word);
+    const uint16_t kept_before = bin->kept_chunk;
+    if (page_may_be_free) ReturnFreePages(bin, first, last, lowest);
+    // The pages spared for the old lowest free chunk may go now.
+    if (kept_before != kNoKeptChunk && kept_before != lowest) {
+      if (bin->kept_chunk == kept_before) bin->kept_chunk = kNoKeptChunk;
+      ReturnFreePages(bin, kept_before, kept_before, lowest);
+    }
+  }
+  if (bin->used == bin->reserved) ReleaseBin(metabin, hp.metabin(), hp.bin());
+}
+
+void Superbin::ReturnFreePages(Bin* bin, size_t first, size_t last,
+                               size_t keep) {
+  const size_t page = PageSize();
+  const size_t keep_first_page = keep * chunk_size_ / page;
+  const size_t keep_last_page = ((keep + 1) * chunk_size_ - 1) / page;
+  const size_t last_page = ((last + 1) * chunk_size_ - 1) / page;
+  size_t run_start = 0, run_pages = 0;  // the pages to return, coalesced
+  auto return_run = [&] {
+    if (run_pages == 0) return;
+    ReturnPages(bin->segment + run_start * page, run_pages * page);
+    pages_returned_ += run_pages;
+    run_pages = 0;
+  };
+  for (size_t p = first * chunk_size_ / page; p <= last_page; ++p) {
+    // The chunks that have bytes in page p.
+    const size_t lo = p * page / chunk_size_;
+    const size_t hi = ((p + 1) * page - 1) / chunk_size_;
+    if (!AllSetInRange(bin->free_map, lo, hi)) {
+      return_run();
+    } else if (p >= keep_first_page && p <= keep_last_page) {
+      bin->kept_chunk = uint16_t(keep);
+      return_run();
+    } else if (run_pages++ == 0) {
+      run_start = p;
+    }
+  }
+  return_run();
+}
+
+ChunkLocation Superbin::Locate(HyperionPointer hp) const {
+  assert(InUse(hp));
+  Bin* bin = metabins_[hp.metabin()]->bins[hp.bin()];
+  // A pointer into a bin being emptied must go through Forward first.
+  assert(bin->evacuating == 0);
+  return ChunkLocation{hp, bin->segment + hp.chunk() * chunk_size_, bin};
+}
+
+bool Superbin::InUse(HyperionPointer hp) const {
+  if (hp.superbin() != id_ || hp.metabin() >= metabins_.size()) return false;
+  const Metabin* metabin = metabins_[hp.metabin()];
+  if (metabin == nullptr) return false;
+  const Bin* bin = metabin->bins[hp.bin()];
+  if (bin == nullptr || TestBit(bin->free_map, hp.chunk())) return false;
+  return !(bin->reserved != 0 && hp.chunk() == 0);
+}
+
+void Superbin::ForEachInUse(
+    absl::FunctionRef<void(const ChunkLocation&)> fn) const {
+  for (uint32_t metabin_id = 0; metabin_id < metabins_.size(); ++metabin_id) {
+    const Metabin* metabin = metabins_[metabin_id];
+    if (metabin == nullptr) continue;
+    for (uint32_t bin_id = 0; bin_id < kBinsPerMetabin; ++bin_id) {
+      Bin* bin = metabin->bins[bin_id];
+      if (bin == nullptr) continue;
+      for (uint32_t chunk = bin->reserved; chunk < kChunksPerBin; ++chunk) {
+        if (TestBit(bin->free_map, chunk)) continue;
+        fn(ChunkLocation{HyperionPointer::Make(id_, metabin_id, bin_id, chunk),
+                         bin->segment + chunk * chunk_size_, bin});
+      }
+    }
+  }
+}
+
+uint32_t Superbin::NotFullMetabin() {
+  if (list_size_ == 0) {
+    // The list ran dry: look for not-full metabins it had no room for.
+    for (uint32_t id = 0; id < metabins_.size(); ++id) {
+      const Metabin* metabin = metabins_[id];
+      if (metabin != nullptr && !AllClear(metabin->not_full, Metabin::kWords)) {
+        list_[list_size_++] = uint16_t(id);
+        if (list_size_ == kListCapacity) break;
+      }
+    }
+    if (list_size_ == 0) CreateMetabin();
+  }
+  return list_[0];
+}
+
+uint32_t Superbin::CreateMetabin() {
+  // Reuse the lowest released id, so ids stay dense.
+  uint32_t id = 0;
+  while (id < metabins_.size() && metabins_[id] != nullptr) ++id;
+  // Pointers have room for no more: memory has run out as surely as when
+  // the system refuses it.
+  if (id == kMaxMetabins) throw std::bad_alloc();
+  std::unique_ptr<Metabin> metabin(new Metabin);
+  if (id == metabins_.size()) metabins_.push_back(nullptr);
+  std::memset(metabin->not_full, 0xff, sizeof(metabin->not_full));
+  std::fill(std::begin(metabin->bins), std::end(metabin->bins), nullptr);
+  metabin->live_bins = 0;
+  metabins_[id] = metabin.release();
+  ++metabin_count_;
+  ListInsert(id);
+  return id;
+}
+
+Bin* Superbin::CreateBin(Metabin* metabin, uint32_t metabin_id,
+                         uint32_t bin_id) {
+  // Everything that may fail comes first. If something does, a metabin
+  // created for this bin goes again, and the superbin is as it was.
+  const size_t index = size_t{metabin_id} * kBinsPerMetabin + bin_id;
+  const size_t table_size = segments_.size();
+  std::unique_ptr<Bin> bin;
+  std::unique_ptr<uint8_t[]> slack;
+  try {
+    bin.reset(new Bin);
+    if (id_ != 0) slack.reset(new uint8_t[kChunksPerBin]);
+    if (index >= table_size) segments_.resize(index + 1, nullptr);
+    bin->segment = cache_->Acquire(id_, segment_size());
+  } catch (const std::bad_alloc&) {
+    segments_.resize(table_size);
+    if (metabin->live_bins == 0) ReleaseMetabin(metabin_id);
+    throw;
+  }
+  std::memset(bin->free_map, 0xff, sizeof(bin->free_map));
+  bin->slack = slack.release();
+  bin->used = 0;
+  bin->first_free_word = 0;
+  bin->reserved = 0;
+  bin->evacuating = 0;
+  bin->kept_chunk = kNoKeptChunk;
+  if (id_ == 0 && metabin_id == 0 && bin_id == 0) {
+    // The all-zero pointer is null: its chunk stays allocated forever.
+    ClearBit(bin->free_map, 0);
+    bin->used = 1;
+    bin->reserved = 1;
+  }
+  segments_[index] = bin->segment;
+  metabin->bins[bin_id] = bin.release();
+  ++metabin->live_bins;
+  ++bins_;
+  return metabin->bins[bin_id];
+}
+
+void Superbin::ReleaseBin(Metabin* metabin, uint32_t metabin_id,
+                          uint32_t bin_id) {
+  Bin* bin = metabin->bins[bin_id];
+  // Its frees skipped ReturnFreePages: one call for the whole segment.
+  if (bin->evacuating != 0) ReturnPages(bin->segment, segment_size());
+  cache_->Release(id_, bin->segment, segment_size());
+  delete[] bin->slack;
+  delete bin;
+  metabin->bins[bin_id] = nullptr;
+  segments_[size_t{metabin_id} * kBinsPerMetabin + bin_id] = nullptr;
+  // The table ends at the highest bin that exists, and gives its memory
+  // back as it shrinks, so that a store emptied out holds what a new one
+  // does.
+  while (!segments_.empty() && segments_.back() == nullptr) {
+    segments_.pop_back();
+  }
+  if (segments_.size() * 2 <= segments_.capacity()) segments_.shrink_to_fit();
+  --bins_;
+  if (--metabin->live_bins == 0) ReleaseMetabin(metabin_id);
+}
+
+void Superbin::ReleaseMetabin(uint32_t metabin_id) {
+  ListRemove(metabin_id);
+  delete metabins_[metabin_id];
+  metabins_[metabin_id] = nullptr;
+  --metabin_count_;
+  while (!metabins_.empty() && metabins_.back() == nullptr) {
+    metabins_.pop_back();
+  }
+  // Give the table back once it is mostly unused.
+  if (metabins_.empty() || metabins_.size() < metabins_.capacity() / 4) {
+    metabins_.shrink_to_fit();
+  }
+}
+
+void Superbin::ListInsert(uint32_t metabin_id) {
+  size_t pos = 0;
+  while (pos < list_size_ && list_[pos] < metabin_id) ++pos;
+  if (pos < list_size_ && list_[pos] == metabin_id) return;
+  if (pos == kListCapacity) return;  // only lower ids fit; the rest waits
+  if (list_size_ == kListCapacity) --list_size_;
+  for (size_t i = list_size_; i > pos; --i) list_[i] = list_[i - 1];
+  list_[pos] = uint16_t(metabin_id);
+  ++list_size_;
+}
+
+void Superbin::ListRemove(uint32_t metabin_id) {
+  for (size_t i = 0; i < list_size_; ++i) {
+    if (list_[i] != metabin_id) continue;
+    for (size_t j = i; j + 1 < list_size_; ++j) list_[j] = list_[j + 1];
+    --list_size_;
+    return;
+  }
+}
+
+std::string Superbin::Check() const {
+  const std::string where = absl::StrCat("superbin ", id_, ": ");
+  uint64_t in_use = 0, bins = 0, metabins = 0, evacuating = 0;
+  // Every bin slot, and every table entry past them, against the table.
+  const size_t slots =
+      std::max(segments_.size(), metabins_.size() * kBinsPerMetabin);
+  for (size_t index = 0; index < slots; ++index) {
+    const size_t metabin_id = index / kBinsPerMetabin;
+    const Metabin* metabin =
+        metabin_id < metabins_.size() ? metabins_[metabin_id] : nullptr;
+    const Bin* bin =
+        metabin == nullptr ? nullptr : metabin->bins[index % kBinsPerMetabin];
+    const char* entry = index < segments_.size() ? segments_[index] : nullptr;
+    if (entry != (bin == nullptr ? nullptr : bin->segment)) {
+      return absl::StrCat(where, "segment table wrong at bin ", index);
+    }
+  }
+  for (uint32_t metabin_id = 0; metabin_id < metabins_.size(); ++metabin_id) {
+    const Metabin* metabin = metabins_[metabin_id];
+    if (metabin == nullptr) continue;
+    ++metabins;
+    uint32_t live_bins = 0;
+    for (uint32_t bin_id = 0; bin_id < kBinsPerMetabin; ++bin_id) {
+      const Bin* bin = metabin->bins[bin_id];
+      const bool not_full = TestBit(metabin->not_full, bin_id);
+      if (bin == nullptr) {
+        if (!not_full) return absl::StrCat(where, "absent bin marked full");
+        continue;
+      }
+      ++live_bins;
+      size_t free_chunks = 0;
+      for (size_t w = 0; w < Bin::kWords; ++w) {
+        free_chunks += size_t(__builtin_popcountll(bin->free_map[w]));
+        if (w < bin->first_free_word && bin->free_map[w] != 0) {
+          return absl::StrCat(where, "free chunk below first_free_word");
+        }
+      }
+      if (free_chunks + bin->used != kChunksPerBin) {
+        return absl::StrCat(where, "bin ", metabin_id, "/", bin_id,
+                            " used count disagrees with its free map");
+      }
+      if (bin->used == bin->reserved) {
+        return absl::StrCat(where, "empty bin not released");
+      }
+      if (not_full != (bin->used < kChunksPerBin)) {
+        return absl::StrCat(where, "not-full map wrong for bin ", bin_id);
+      }
+      if (bin->reserved != 0 && (metabin_id != 0 || bin_id != 0 || id_ != 0 ||
+                                 TestBit(bin->free_map, 0))) {
+        return absl::StrCat(where, "reserved chunk misplaced");
+      }
+      in_use += bin->used - bin->reserved;
+      evacuating += bin->evacuating;
+      ++bins;
+    }
+    if (live_bins == 0) return absl::StrCat(where, "empty metabin kept");
+    if (live_bins != metabin->live_bins) {
+      return absl::StrCat(where, "live_bins wrong in metabin ", metabin_id);
+    }
+  }
+  if (!metabins_.empty() && metabins_.back() == nullptr) {
+    return absl::StrCat(where, "metabin table has a null tail");
+  }
+  for (size_t i = 0; i < list_size_; ++i) {
+    const uint32_t id = list_[i];
+    if (i > 0 && list_[i - 1] >= id) return where + "list not sorted";
+    if (id >= metabins_.size() || metabins_[id] == nullptr ||
+        AllClear(metabins_[id]->not_full, Metabin::kWords)) {
+      return absl::StrCat(where, "list holds metabin ", id,
+                          " that is absent or full");
+    }
+  }
+  if (evacuating != evacuating_.size()) {
+    return absl::StrCat(where, evacuating, " bins marked evacuating, ",
+                        evacuating_.size(), " listed");
+  }
+  for (const BinRef& ref : evacuating_) {
+    const Bin* bin = ref.metabin_id < metabins_.size() &&
+                             metabins_[ref.metabin_id] != nullptr
+                         ? metabins_[ref.metabin_id]->bins[ref.bin_id]
+                         : nullptr;
+    if (bin == nullptr || bin->evacuating == 0) {
+      return absl::StrCat(where, "listed evacuating bin absent or unmarked");
+    }
+  }
+  if (in_use != chunks_in_use_ || bins != bins_ || metabins != metabin_count_) {
+    return absl::StrCat(where, "counters disagree: in use ", chunks_in_use_,
+                        " vs ", in_use, ", bins ", bins_, " vs ", bins,
+                        ", metabins ", metabin_count_, " vs ", metabins);
+  }
+  return "";
+}
+
+}  // namespace kvlab::stage5

@@ -1,0 +1,294 @@
+#include "kvlab/stage5/memory_manager.h"
+
+#include <cstdint>
+#include <cstring>
+#include <set>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "segment_cache.h"
+
+namespace kvlab::stage5 {
+namespace {
+
+bool AllZero(const void* p, size_t n) {
+  const auto* bytes = static_cast<const uint8_t*>(p);
+  for (size_t i = 0; i < n; ++i) {
+    if (bytes[i] != 0) return false;
+  }
+  return true;
+}
+
+TEST(MemoryManagerTest, NullHandling) {
+  MemoryManager mm;
+  EXPECT_TRUE(mm.Allocate(0).IsNull());
+  EXPECT_EQ(mm.Resolve(HyperionPointer()), nullptr);
+  EXPECT_EQ(mm.Size(HyperionPointer()), 0u);
+  mm.Free(HyperionPointer());
+  const HyperionPointer hp = mm.Reallocate(HyperionPointer(), 10);
+  EXPECT_FALSE(hp.IsNull());
+  EXPECT_EQ(mm.Size(hp), 10u);
+  EXPECT_TRUE(mm.Reallocate(hp, 0).IsNull());
+  EXPECT_EQ(mm.Stats().Total().chunks_in_use, 0u);
+}
+
+// ResolveSpan names the bytes a reader may ask the cache for: the whole
+// chunk of a small allocation (not only the bytes asked for), the
+// requested bytes of a heap block.
+TEST(MemoryManagerTest, ResolveSpanCoversTheChunkOrTheRequestedBytes) {
+  MemoryManager mm;
+  EXPECT_EQ(mm.ResolveSpan(HyperionPointer()).address, nullptr);
+  EXPECT_EQ(mm.ResolveSpan(HyperionPointer()).bytes, 0u);
+  for (const size_t size :
+       {size_t{1}, size_t{40}, size_t{2016}, kMaxSmallSize + 1, size_t{5000}}) {
+    const HyperionPointer hp = mm.Allocate(size);
+    const MemoryManager::Span span = mm.ResolveSpan(hp);
+    EXPECT_EQ(span.address, mm.Resolve(hp)) << size;
+    EXPECT_EQ(span.bytes, hp.superbin() == 0 ? size : ChunkSize(hp.superbin()))
+        << size;
+    EXPECT_GE(span.bytes, size);
+    mm.Free(hp);
+  }
+}
+
+TEST(MemoryManagerTest, FirstExtendedRecordIsNeverTheNullPointer) {
+  MemoryManager mm;
+  const HyperionPointer hp = mm.Allocate(5000);
+  EXPECT_FALSE(hp.IsNull());
+  EXPECT_EQ(hp.superbin(), 0u);
+  EXPECT_EQ(hp.chunk(), 1u);
+  EXPECT_EQ(mm.Stats().superbins[0].chunks_in_use, 1u);
+  mm.Free(hp);
+  EXPECT_EQ(mm.Stats().superbins[0].bins, 0u);
+  EXPECT_EQ(mm.CheckConsistency(), "");
+}
+
+TEST(MemoryManagerTest, ReallocateWithinAClassKeepsThePointer) {
+  MemoryManager mm;
+  HyperionPointer hp = mm.Allocate(33);
+  std::memset(mm.Resolve(hp), 0xab, 33);
+  const HyperionPointer same = mm.Reallocate(hp, 64);
+  EXPECT_EQ(same, hp);
+  const auto* bytes = static_cast<const uint8_t*>(mm.Resolve(hp));
+  for (size_t i = 0; i < 33; ++i) EXPECT_EQ(bytes[i], 0xab);
+  EXPECT_TRUE(AllZero(bytes + 33, 31));
+  EXPECT_EQ(mm.Stats().superbins[2].requested_bytes, 64u);
+  mm.Free(hp);
+}
+
+TEST(MemoryManagerTest, ShrinkThenRegrowExposesZerosNotOldBytes) {
+  MemoryManager mm;
+  HyperionPointer hp = mm.Allocate(60);
+  std::memset(mm.Resolve(hp), 0x5a, 60);
+  hp = mm.Reallocate(hp, 40);  // same 64-byte chunk
+  hp = mm.Reallocate(hp, 60);
+  const auto* bytes = static_cast<const uint8_t*>(mm.Resolve(hp));
+  EXPECT_TRUE(AllZero(bytes + 40, 20));
+  // Across classes and through superbin 0 as well.
+  std::memset(mm.Resolve(hp), 0x5a, 60);
+  hp = mm.Reallocate(hp, 3000);
+  std::memset(mm.Resolve(hp), 0x77, 3000);
+  hp = mm.Reallocate(hp, 2100);
+  hp = mm.Reallocate(hp, 2900);
+  bytes = static_cast<const uint8_t*>(mm.Resolve(hp));
+  for (size_t i = 0; i < 2100; ++i) ASSERT_EQ(bytes[i], 0x77);
+  EXPECT_TRUE(AllZero(bytes + 2100, 800));
+  mm.Free(hp);
+  EXPECT_EQ(mm.CheckConsistency(), "");
+}
+
+TEST(MemoryManagerTest, GrowingIn32ByteStepsMovesAcrossEverySuperbin) {
+  MemoryManager mm;
+  std::vector<uint8_t> expected;
+  HyperionPointer hp = mm.Allocate(32);
+  for (size_t size = 32; size <= 40000; size += 32) {
+    hp = mm.Reallocate(hp, size);
+    ASSERT_EQ(hp.superbin(), SuperbinForSize(size));
+    auto* bytes = static_cast<uint8_t*>(mm.Resolve(hp));
+    // The previous step's bytes survive, the new 32 are zero.
+    if (!expected.empty()) {
+      ASSERT_EQ(std::memcmp(bytes, expected.data(), expected.size()), 0);
+    }
+    ASSERT_TRUE(AllZero(bytes + size - 32, 32));
+    for (size_t i = size - 32; i < size; ++i) {
+      bytes[i] = uint8_t(i % 251 + 1);
+      expected.push_back(bytes[i]);
+    }
+    ASSERT_EQ(mm.Stats().Total().chunks_in_use, 1u);
+  }
+  mm.Free(hp);
+  EXPECT_EQ(mm.Stats().Total().chunks_in_use, 0u);
+  EXPECT_EQ(mm.CheckConsistency(), "");
+}
+
+TEST(MemoryManagerTest, ExtendedGrowthReallocatesOnlyAtStepEdges) {
+  MemoryManager mm;
+  HyperionPointer hp = mm.Allocate(2017);
+  const HyperionPointer first = hp;
+  size_t block_changes = 0;
+  uint64_t held = mm.Stats().superbins[0].extended_heap_bytes;
+  for (size_t size = 2049; size <= 65536; size += 32) {
+    hp = mm.Reallocate(hp, size);
+    ASSERT_EQ(hp, first);  // superbin 0 pointers never move
+    const uint64_t now = mm.Stats().superbins[0].extended_heap_bytes;
+    ASSERT_EQ(now, ExtendedHeldSize(size));
+    if (now != held) ++block_changes;
+    held = now;
+  }
+  // 2048 -> 8192 in 32 B steps (192), -> 16384 in 1 KiB (8), -> 65536 in
+  // 4 KiB (12): 212 heap reallocations for 1,984 growths.
+  EXPECT_EQ(block_changes, 212u);
+  mm.Free(hp);
+  EXPECT_EQ(mm.Stats().superbins[0].extended_heap_bytes, 0u);
+}
+
+TEST(MemoryManagerTest, ExactFitHoldsNoRoomUntilItGrows) {
+  MemoryManager mm;
+  // Small sizes take a chunk whatever the fit.
+  const HyperionPointer small = mm.Allocate(100, Fit::kExact);
+  EXPECT_EQ(small.superbin(), 4u);
+  mm.Free(small);
+
+  HyperionPointer hp = mm.Allocate(8224, Fit::kExact);
+  const HyperionPointer first = hp;
+  const auto held = [&] { return mm.Stats().superbins[0].held_bytes; };
+  EXPECT_EQ(held(), 8224u);
+  auto* bytes = static_cast<uint8_t*>(mm.Resolve(hp));
+  for (size_t i = 0; i < 8224; ++i) ASSERT_EQ(bytes[i], 0) << i;
+  bytes[0] = 1;
+  bytes[8223] = 2;
+  EXPECT_EQ(mm.CheckConsistency(), "");
+
+  // A shrink within the step stays in place, the freed bytes zero.
+  hp = mm.Reallocate(hp, 8192);
+  EXPECT_EQ(held(), 8192u);
+  hp = mm.Reallocate(hp, 8224);
+  EXPECT_EQ(held(), 9216u);  // the first growth gets the step's room
+  bytes = static_cast<uint8_t*>(mm.Resolve(hp));
+  EXPECT_EQ(bytes[0], 1);
+  EXPECT_EQ(bytes[8223], 0);
+  hp = mm.Reallocate(hp, 9216);
+  EXPECT_EQ(held(), 9216u);  // and grows in place from then on
+  EXPECT_EQ(hp, first);
+  EXPECT_EQ(mm.CheckConsistency(), "");
+
+  // An exact block shrinking by 32 bytes keeps its block: its bytes past the
+  // new size are zero, and it still passes the consistency check.
+  const HyperionPointer other = mm.Allocate(8256, Fit::kExact);
+  static_cast<uint8_t*>(mm.Resolve(other))[8255] = 7;
+  EXPECT_EQ(mm.Reallocate(other, 8224), other);
+  EXPECT_EQ(mm.Stats().superbins[0].held_bytes, 9216u + 8256u);
+  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.Reallocate(other, 8256), other);
+  EXPECT_EQ(static_cast<uint8_t*>(mm.Resolve(other))[8255], 0);
+  mm.Free(other);
+  mm.Free(hp);
+  EXPECT_EQ(mm.Stats().superbins[0].extended_heap_bytes, 0u);
+}
+
+TEST(MemoryManagerTest, BinsAreMappedOnDemandAndReturnedWhenEmpty) {
+  MemoryManager mm;
+  std::vector<HyperionPointer> hps;
+  for (size_t i = 0; i < kChunksPerBin; ++i) hps.push_back(mm.Allocate(64));
+  EXPECT_EQ(mm.Stats().superbins[2].bins, 1u);
+  EXPECT_EQ(mm.Stats().superbins[2].chunks_free, 0u);
+  hps.push_back(mm.Allocate(64));
+  MemoryStats stats = mm.Stats();
+  EXPECT_EQ(stats.superbins[2].bins, 2u);
+  EXPECT_EQ(stats.superbins[2].chunks_free, kChunksPerBin - 1);
+  EXPECT_EQ(stats.superbins[2].mapped_bytes, 2 * 64 * kChunksPerBin);
+  EXPECT_EQ(hps.back().bin(), 1u);
+  // Freeing the lone chunk of bin 1 unmaps it into the cache.
+  mm.Free(hps.back());
+  hps.pop_back();
+  stats = mm.Stats();
+  EXPECT_EQ(stats.superbins[2].bins, 1u);
+  EXPECT_EQ(stats.cached_segments, 1u);
+  // A hole in bin 0 is filled before any new bin.
+  mm.Free(hps[1234]);
+  hps[1234] = mm.Allocate(50);
+  EXPECT_EQ(hps[1234].bin(), 0u);
+  EXPECT_EQ(hps[1234].chunk(), 1234u);
+  for (HyperionPointer hp : hps) mm.Free(hp);
+  stats = mm.Stats();
+  EXPECT_EQ(stats.Total().mapped_bytes, 0u);
+  EXPECT_EQ(stats.Total().metadata_bytes, 0u);
+  EXPECT_EQ(stats.Total().metabins, 0u);
+  EXPECT_LE(stats.cached_segments, SegmentCache::kCapacity);
+  EXPECT_EQ(mm.CheckConsistency(), "");
+}
+
+TEST(MemoryManagerTest, SegmentCacheStaysSmall) {
+  MemoryManager mm;
+  std::vector<HyperionPointer> hps;
+  for (size_t i = 1; i <= 10; ++i) hps.push_back(mm.Allocate(32 * i));
+  for (HyperionPointer hp : hps) mm.Free(hp);
+  const MemoryStats stats = mm.Stats();
+  EXPECT_EQ(stats.cached_segments, SegmentCache::kCapacity);
+  // The four newest: superbins 7..10.
+  EXPECT_EQ(stats.cached_bytes, (7 + 8 + 9 + 10) * 32 * kChunksPerBin);
+  EXPECT_EQ(stats.Total().mapped_bytes, 0u);
+}
+
+TEST(MemoryManagerTest, SecondMetabinAndReleaseOfItsMetadata) {
+  MemoryManager mm;
+  const size_t per_metabin = kChunksPerBin * kBinsPerMetabin;
+  std::vector<HyperionPointer> hps(per_metabin + 1);
+  for (auto& hp : hps) hp = mm.Allocate(32);
+  EXPECT_EQ(hps.back().metabin(), 1u);
+  EXPECT_EQ(mm.Stats().superbins[1].metabins, 2u);
+  // A free chunk in the full metabin 0 is preferred over metabin 1.
+  mm.Free(hps[77]);
+  hps[77] = mm.Allocate(1);
+  EXPECT_EQ(hps[77].metabin(), 0u);
+  mm.Free(hps.back());
+  hps.pop_back();
+  EXPECT_EQ(mm.Stats().superbins[1].metabins, 1u);
+  EXPECT_EQ(mm.CheckConsistency(), "");
+  for (HyperionPointer hp : hps) mm.Free(hp);
+  const SuperbinStats s = mm.Stats().superbins[1];
+  EXPECT_EQ(s.metabins, 0u);
+  EXPECT_EQ(s.metadata_bytes, 0u);
+  EXPECT_EQ(s.mapped_bytes, 0u);
+}
+
+TEST(MemoryManagerTest, ManagersAreIndependentArenas) {
+  MemoryManager a, b;
+  const HyperionPointer ha = a.Allocate(100);
+  const HyperionPointer hb = b.Allocate(100);
+  EXPECT_EQ(ha, hb);  // same position in each hierarchy
+  EXPECT_NE(a.Resolve(ha), b.Resolve(hb));
+  a.Free(ha);
+  EXPECT_EQ(a.Stats().Total().chunks_in_use, 0u);
+  EXPECT_EQ(b.Stats().Total().chunks_in_use, 1u);
+  b.Free(hb);
+}
+
+TEST(MemoryManagerTest, PointersStoredInBytesResolve) {
+  MemoryManager mm;
+  std::vector<uint8_t> table(HyperionPointer::kBytes * 100 + 3);
+  std::vector<void*> addresses;
+  for (size_t i = 0; i < 100; ++i) {
+    const HyperionPointer hp = mm.Allocate(1 + i * 37);
+    hp.Store(table.data() + 3 + i * HyperionPointer::kBytes);
+    addresses.push_back(mm.Resolve(hp));
+  }
+  std::set<void*> distinct(addresses.begin(), addresses.end());
+  EXPECT_EQ(distinct.size(), 100u);
+  for (size_t i = 0; i < 100; ++i) {
+    const HyperionPointer hp =
+        HyperionPointer::Load(table.data() + 3 + i * HyperionPointer::kBytes);
+    EXPECT_EQ(mm.Resolve(hp), addresses[i]);
+    EXPECT_EQ(mm.Size(hp), 1 + i * 37);
+  }
+}
+
+TEST(MemoryManagerTest, DestructorReleasesLiveAllocations) {
+  // Valgrind and LeakSanitizer would report heap blocks left behind.
+  MemoryManager mm;
+  mm.Allocate(100);
+  mm.Allocate(50000);
+}
+
+}  // namespace
+}  // namespace kvlab::stage5

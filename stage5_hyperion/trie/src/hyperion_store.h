@@ -1,0 +1,623 @@
+// HyperionStore (`hyperion`): the Hyperion trie (Mäsker et al., "Hyperion:
+// Building the Largest In-memory Search Tree", SIGMOD 2019; design in
+// docs/stage5_hyperion.md),
+// with jump successors, container and T-node jump tables and container
+// splits (with kvlab's own split directory), without key pre-processing
+// and arenas.
+//
+// A 65,536-ary trie of containers. Each container holds the internal
+// two-level trie for two key bytes: T-nodes (first byte) and their S-node
+// children (second byte), in pre-order, siblings sorted and delta encoded
+// (node.h). An S-node's child continues the key: a pointer to another
+// container, a small container embedded in place, or a path-compressed
+// suffix. The empty key lives beside the root (has_empty_key_).
+//
+// Invariants (checked by CheckInvariants after every operation in tests):
+//   - siblings strictly increasing, deltas canonical (explicit key byte
+//     exactly when the difference is 0 or > 7);
+//   - every node leads to a key: a T-node ends a key or has S-children, an
+//     S-node ends a key or has a child; no container, embedded container or
+//     suffix is empty; the root is null iff no non-empty key is stored;
+//   - a container's header matches its chunk, its free tail (< 32 bytes) is
+//     zero; embedded sizes match their nodes, and stay within the budget;
+//   - a T-node of a real container has a jump successor exactly when it has
+//     more than options.jump_successor S-children, and it holds the bytes
+//     up to the next sibling (0 if more than 65,535); T-nodes of embedded
+//     containers have none, so an embedded container moves as plain bytes;
+//   - a T-node has a T-node jump table exactly when it has a jump
+//     successor, more than options.tnode_table S-children and at least
+//     options.tnode_table_keys keys, and the table equals the one its
+//     children build (tnode_table.h);
+//   - a real container's jump table entries are sorted by key byte, each
+//     at the T-node with its key byte and with the keys before it; unused
+//     entries are zero and come last; embedded containers have no table;
+//   - each pointer child's count equals the keys below it;
+//   - a split directory (split.h) has 2..kMaxPieces non-empty pieces, each
+//     an ordinary container (never split itself) whose T-nodes lie in its
+//     entry's key range, with its count of keys; the root is never split;
+//   - every chunk the memory manager holds is reachable exactly once.
+//
+// Out of memory (kv_store.h): a Put or Delete that finds no memory leaves
+// the store exactly as it was, and a Put then returns ResourceExhausted.
+// Each write records every change before making it and frees what it gives
+// up only when it is done (undo_log.h); if an allocation fails part way,
+// the records undo the changes newest first, which takes no memory, so it
+// cannot fail in turn. An automatic compaction (options.compact) that
+// finds no memory is left for later. Reads never change the store.
+//
+// Not thread-safe; MakeThreadSafe wraps it in a LockedStore.
+
+#ifndef KVLAB_STAGE5_HYPERION_STORE_H_
+#define KVLAB_STAGE5_HYPERION_STORE_H_
+
+#include <cassert>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/base/attributes.h"
+#include "absl/container/inlined_vector.h"
+#include "absl/functional/function_ref.h"
+#include "absl/status/statusor.h"
+#include "container_scan.h"
+#include "descent.h"
+#include "kvlab/kv_store.h"
+#include "kvlab/stage5/memory_manager.h"
+#include "kvlab/store_options.h"
+#include "node.h"
+#include "split.h"
+#include "undo_log.h"
+
+namespace kvlab::stage5 {
+
+struct HyperionOptions {
+  // Values up to this many bytes are stored inline in the node (a length
+  // byte and the bytes); longer ones in a chunk of their own behind a
+  // 5-byte pointer. 0..255.
+  uint32_t inline_value = 255;
+  // An embedded container is ejected into a container of its own once it
+  // would grow past this many bytes (its size byte included). 16..255.
+  uint32_t embed_limit = 144;
+  // An embedded container that grows inside a container larger than this
+  // many bytes is ejected whatever its size (the paper's implementation
+  // ejects past 16-32 KiB of root container). 0 turns this off.
+  uint32_t eject_above = 16384;
+  // A T-node of a real container with more than this many S-children
+  // carries a jump successor (paper, section 3.3). The default reads the
+  // paper's as "more than 2"; its wording ("reaches 2") would
+  // be 1 here, which measures the same on course keys
+  // (docs/stage5_hyperion.md). 0..256; 256 turns jump successors off (a
+  // T-node has at most 256 children).
+  uint32_t jump_successor = 2;
+  // A T-node of a real container with a jump successor and more than this
+  // many S-children carries a T-node jump table (paper, section 3.3;
+  // tnode_table.h): 120 bytes that let a search or GetNth start at one of
+  // 15 children instead of the first. 0..256; 256 turns them off.
+  uint32_t tnode_table = 32;
+  // ... and at least this many keys at and below it: the default, 8 times
+  // the table's bytes, keeps a table's cost under 1/8 byte per key, so
+  // T-nodes of leaves (seq_int's 256 per T-node) go without. 0..2^24.
+  uint32_t tnode_table_keys = 8 * hyperion::kTNodeTableBytes;
+  // A Put or Delete whose lookup in a real container walks past more than
+  // this many T-nodes (after its jump table, if any) rebuilds that
+  // container's table when it finishes (the paper, section 3.3, does so
+  // once a traversal has seen eight). 0 turns container jump tables off; at
+  // most 254, since a lookup walks past at most 255 T-nodes.
+  uint32_t jump_table = 8;
+  // ... in a container of at least this many used bytes: a smaller one is
+  // read in a few cache lines, where a table would cost more than it saves
+  // (56 bytes for its first 7 entries). 0..2^24.
+  uint32_t jump_table_min = 1024;
+  // Every 1,024 Puts and Deletes, if at least size/8 of them ran since the
+  // last compaction and the free chunks inside mapped bins exceed this
+  // percentage of the bytes held, compact (Compact()). 0 turns it off;
+  // 0..1000.
+  uint32_t compact = 0;
+  // A container below the root that passes split_above * (1 + 4 * delay)
+  // bytes after a Put is cut in two at the T-node nearest its middle
+  // (paper, section 3.3: a + b * delay with a = 16 KiB, b = 64 KiB; half
+  // that a measured faster and smaller on course keys,
+  // docs/stage5_hyperion.md); delay counts failed attempts (a single
+  // T-node, or kMaxPieces pieces already), 0..3. 0 turns splits off;
+  // 0..2^24.
+  uint32_t split_above = 8192;
+  // ... or passes split_large_above * (1 + 4 * delay) bytes while holding
+  // at least large_node bytes per key: a container of few large nodes
+  // (values kept inline) is cut sooner, since a walk over it misses the
+  // cache at every node it steps past, and a splice in it moves few keys'
+  // worth of bytes per key it serves (docs/stage5_hyperion.md, "Pieces of
+  // large nodes"). 0 turns the rule off; 0..2^24 and 1..2^24.
+  uint32_t split_large_above = 2048;
+  uint32_t large_node = 64;
+  // A search entering a container, piece or split directory of at most
+  // this many bytes asks for all its cache lines at once: the walk that
+  // follows reads it in a few dependent steps (header, T-node jumps,
+  // S-children), each a cache miss without this. 0 turns it off; 0..2^24.
+  uint32_t read_ahead = 2304;
+
+  static absl::StatusOr<HyperionOptions> FromStoreOptions(
+      const StoreOptions& options);
+};
+
+class HyperionStore final : public KVStore {
+ public:
+  using ChildKind = hyperion::ChildKind;
+  using Node = hyperion::Node;
+  using NodeType = hyperion::NodeType;
+  using Region = hyperion::Region;
+
+  // inline_value and embed_limit past 255 act as 255 (FromStoreOptions
+  // rejects them).
+  explicit HyperionStore(const HyperionOptions& options = {});
+
+  bool GetNth(uint64_t n, std::string* key, std::string* value) const override;
+  bool DeleteNth(uint64_t n) override;
+  uint64_t Scan(std::string_view start, ScanVisitor visitor) const override;
+  uint64_t Size() const override { return size_; }
+  std::string_view Name() const override { return "hyperion"; }
+  // The memory manager's footprint without its cache of empty segments
+  // (the bins' pages that hold a chunk in use, heap blocks, descriptors),
+  // plus this object. O(bins + chunks in use).
+  std::optional<size_t> MemoryUsage() const override;
+
+  // Moves the trie's chunks out of the memory manager's sparsest bins and
+  // forwards every pointer the trie stores, so that the emptied bins are
+  // returned to the system (MemoryManager::BeginCompaction). O(size).
+  // Throws std::bad_alloc, having moved nothing, if memory runs out.
+  CompactionStats Compact(const CompactionPolicy& policy = {});
+  uint64_t compactions() const { return compactions_; }
+  // Containers cut in two by splits (options.split_above) so far.
+  uint64_t splits() const { return splits_; }
+
+  // OK if every invariant above holds, else Internal naming the first
+  // violation.
+  absl::Status CheckInvariants() const override;
+  // The root container and, recursively, every container below it, each
+  // byte annotated node by node.
+  std::string DebugString() const;
+  // One container's annotated bytes (its embedded containers nested).
+  std::string DumpContainer(HyperionPointer hp) const;
+  HyperionPointer root() const { return root_; }
+  const MemoryManager& memory() const { return mm_; }
+
+ protected:
+  bool PutImpl(std::string_view key, std::string_view value) override;
+  bool GetImpl(std::string_view key, std::string* value) const override;
+  bool DeleteImpl(std::string_view key) override;
+
+ private:
+  // One real container on the path of an operation: `hp`, and where its
+  // pointer is stored: at offset `ref` of the previous level's container
+  // (level 0 is the root, whose pointer is root_); its T-nodes hold key
+  // byte `depth`; the one on the path (or its insertion point) is at
+  // `t_pos`, after a sibling with key byte `t_prev`, found after walking
+  // `t_steps` T-nodes. `changed` once a splice touched it (its used bytes
+  // were then `used_before`), `ejected` if the operation made it from an
+  // embedded container, `finished` once FinishLevel ran.
+  struct Level {
+    HyperionPointer hp;
+    uint32_t ref = 0;
+    size_t depth = 0;
+    uint32_t t_pos = 0;
+    uint8_t t_prev = 0;
+    uint32_t t_steps = 0;
+    uint32_t used_before = 0;
+    bool changed = false;
+    bool ejected = false;
+    // A Put added an S-child to the path's T-node, `s_offset` bytes after
+    // its first child; a Delete removed one (or the T-node).
+    bool s_added = false;
+    uint32_t s_offset = 0;
+    bool s_removed = false;
+    bool finished = false;
+    // A piece of a split container: its pointer and key count are entry
+    // `piece` of directory `split`, whose pointer is at `ref`.
+    HyperionPointer split{};
+    uint32_t piece = 0;
+  };
+  // An embedded container enclosing the position being changed: offsets
+  // (in the real container) of its size byte and of its S-node's header,
+  // and the key byte its T-nodes hold.
+  struct Embed {
+    uint32_t size_pos = 0;
+    uint32_t node_pos = 0;
+    size_t depth = 0;
+  };
+  // The levels and the enclosing embedded containers of one operation's
+  // path, kept on the stack for paths of usual depth: a Put or Delete
+  // allocates nothing on the heap for its own bookkeeping.
+  using LevelPath = absl::InlinedVector<Level, 8>;
+  using EmbedPath = absl::InlinedVector<Embed, 4>;
+  // A value's encoding (node.h): a length byte and the bytes inline, or a
+  // zero byte and an external chunk's pointer; no bytes for "".
+  struct EncodedValue {
+    uint8_t bytes[1 + hyperion::kMaxInlineValue];
+    uint32_t size = 0;
+    std::string_view view() const {
+      return std::string_view(reinterpret_cast<const char*>(bytes), size);
+    }
+  };
+  // A key remainder and its encoded value, for building new nodes.
+  struct Entry {
+    std::string_view key;
+    std::string_view value_enc;
+  };
+
+  // Put and Delete proper (insert.cc, erase.cc); PutImpl and DeleteImpl
+  // run them through Write and add the compaction check. Both, Get and a
+  // scan's start find the key with one descent (descent.h); each passes
+  // its own path, which records what it needs on the way down.
+  bool Insert(std::string_view key, std::string_view value);
+  bool Erase(std::string_view key);
+  struct ReadPath;
+  struct WritePath;
+  // Sets the T-node on `level`'s path to the one search `t` found (or its
+  // insertion point).
+  static void RecordT(Level* level, const hyperion::SiblingSearch& t) {
+    level->t_pos = t.pos;
+    level->t_prev = t.prev;
+    level->t_steps = t.steps;
+  }
+  // Put, the key going on by `rest` below S-node d.s.node, which has no
+  // child or a suffix (d.stop): adds the child, or replaces the suffix's
+  // value (then returns true and sets `*old_chunk` to the old value's
+  // chunk, if external), or splits the suffix.
+  bool AddBelowS(LevelPath* levels, EmbedPath* embeds,
+                 const hyperion::Descent& d, std::string_view rest,
+                 std::string_view value_enc, HyperionPointer* old_chunk);
+  // Runs `write` (Insert or Erase) with a fresh undo log and returns what it
+  // returns. If it throws std::bad_alloc, undoes what it changed, restores
+  // the members it set, and rethrows.
+  bool Write(absl::FunctionRef<bool()> write);
+
+  // --- a write's memory (undo_log.h): chunks a write allocates come from
+  // AllocateChunk (or NewChunkWith, which also fills one with `bytes`), and
+  // chunks it gives up go to undo_.FreeLater; every byte it overwrites in
+  // place is saved with undo_.SaveBytes or undo_.SaveSplice first.
+  HyperionPointer AllocateChunk(size_t size, Fit fit = Fit::kRoomToGrow) {
+    return undo_.Allocate([&] { return mm_.Allocate(size, fit); });
+  }
+  HyperionPointer NewChunkWith(std::string_view bytes);  // values.cc
+  // Resizes `hp` to `new_size` bytes where it is, which mm_.ResizesInPlace
+  // must allow (splice.cc).
+  void ResizeInPlace(HyperionPointer hp, size_t new_size);
+
+  // --- compaction (compact.cc)
+  // Runs Compact() when options_.compact asks for it.
+  void CompactIfFragmented();
+  // Replaces every pointer stored below `region` by its forward.
+  void ForwardRegion(const Region& region);
+  // The same for a value encoding, if external.
+  void ForwardValue(uint8_t* enc);
+
+  // --- values (values.cc)
+  // Sets `*out` to the encoding of `value`; allocates a chunk for a value
+  // longer than options_.inline_value (AllocateChunk).
+  void EncodeValue(std::string_view value, EncodedValue* out);
+  std::string_view ValueAt(const uint8_t* enc) const {
+    return hyperion::IsExternal(enc) ? ExternalValueAt(enc)
+                                     : hyperion::InlineValue(enc);
+  }
+  std::string_view ExternalValueAt(const uint8_t* enc) const;
+  // The value of node `n` of `buf`, which ends a key ("" if it has none).
+  std::string_view NodeValue(const uint8_t* buf, const Node& n) const {
+    if (n.type != NodeType::kLeafValue) return std::string_view();
+    if (hyperion::IsBareLeaf(n.header)) {
+      return hyperion::BareValue(buf + n.value_pos);
+    }
+    return ValueAt(buf + n.value_pos);
+  }
+  // The value of suffix `sx` of `buf` ("" if it has none).
+  std::string_view SuffixValue(const uint8_t* buf,
+                               const hyperion::Suffix& sx) const {
+    return sx.has_value ? ValueAt(buf + sx.value_pos) : std::string_view();
+  }
+  // The chunk of the value encoded in the `bytes` bytes at `enc` (none:
+  // 0), if it is external; null otherwise. A write that replaces or
+  // removes a value notes it before the splice and frees it after.
+  static HyperionPointer ExternalChunk(const uint8_t* enc, uint32_t bytes);
+  // The same for the value of node `n` of `buf` (a bare one is inline).
+  static HyperionPointer ExternalChunk(const uint8_t* buf, const Node& n) {
+    if (hyperion::IsBareLeaf(n.header)) return HyperionPointer();
+    return ExternalChunk(buf + n.value_pos, n.value_bytes);
+  }
+
+  // --- building nodes (build.cc)
+  // Appends the T-nodes (and below) for `entries` (sorted, distinct, each
+  // longer than `depth`), keys read from byte `depth`; the first T-node's
+  // delta counts from `prev`.
+  void BuildTLevel(const Entry* entries, size_t n, size_t depth, uint8_t prev,
+                   std::string* out);
+  // The same for S-nodes, all entries sharing their byte depth-1.
+  void BuildSLevel(const Entry* entries, size_t n, size_t depth, uint8_t prev,
+                   std::string* out);
+  // The child for `entries` (each longer than `depth`, read from `depth`):
+  // a suffix, an embedded container or a new container. Returns its kind.
+  ChildKind BuildChild(const Entry* entries, size_t n, size_t depth,
+                       std::string* out);
+  // A container holding `payload` (nodes, after the header), with its free
+  // tail under 32 bytes.
+  HyperionPointer NewContainer(std::string_view payload,
+                               Fit fit = Fit::kRoomToGrow);
+
+  // --- changing containers (splice.cc)
+  uint8_t* Base(const LevelPath& levels, size_t i) const {
+    return static_cast<uint8_t*>(mm_.Resolve(levels[i].hp));
+  }
+  void SetLevelPointer(LevelPath* levels, size_t i, HyperionPointer hp);
+  // Adds `delta` to the key counts of every level's container below the
+  // root: the pointer child's count, and a piece's entry in its directory.
+  void AddToCounts(const LevelPath& levels, int delta);
+
+  // --- split containers (split.cc, split.h)
+  // The level of the container behind the pointer child at `ref` of
+  // `buf`, whose T-nodes hold key[depth]: the piece holding key[depth] if
+  // the child is split.
+  Level ChildLevel(const uint8_t* buf, uint32_t ref, std::string_view key,
+                   size_t depth) const;
+  // The container behind pointer `hp` whose T-nodes would hold `t`.
+  const uint8_t* ContainerFor(HyperionPointer hp, uint8_t t) const;
+  // Resolves a pointer child's target (a container, piece or directory)
+  // and asks for all its cache lines if it has at most options_.read_ahead
+  // bytes.
+  const uint8_t* ResolveAhead(HyperionPointer hp) const;
+  // The size past which a container of `size` bytes holding `keys` keys is
+  // cut (before the delay): split_large_above for large nodes.
+  uint64_t SplitThreshold(uint32_t size, uint64_t keys) const;
+  // The smaller of the two, whatever the key count.
+  uint64_t LowestSplitThreshold() const;
+  // After a Put, cuts level `i` (below the root) in two if it has passed
+  // its split threshold; its pointer (at `ref` of level i-1, which must not
+  // have moved since the descent) or its directory entry is replaced.
+  void SplitIfLarge(LevelPath* levels, size_t i);
+  // After a Delete emptied piece level `i`: drops it from its directory,
+  // or, if one piece is left, points the parent at that piece instead.
+  void RemovePiece(LevelPath* levels, size_t i);
+  // Replaces `old_len` bytes at `pos` of the last level's container with
+  // `bytes`, moving the tail, resizing the container in 32-byte steps and
+  // updating the sizes of `embeds` (outermost first). An embedded container
+  // that would pass the budget is ejected first; each ejection appends a
+  // level and rebases `embeds` and `pos`.
+  void Splice(LevelPath* levels, EmbedPath* embeds, uint32_t pos,
+              uint32_t old_len, std::string_view bytes);
+  void RawSplice(LevelPath* levels, uint32_t pos, uint32_t old_len,
+                 std::string_view bytes) {
+    RawSpliceAt(levels, levels->size() - 1, pos, old_len, bytes);
+  }
+  // The same at level `li`; deeper levels' `ref`s may go stale.
+  void RawSpliceAt(LevelPath* levels, size_t li, uint32_t pos, uint32_t old_len,
+                   std::string_view bytes);
+  void Eject(LevelPath* levels, EmbedPath* embeds, uint32_t* pos);
+  // Puts `nodes` (one new sibling with key byte `key` and its subtree,
+  // delta-encoded after search.prev) at the insertion point of `search`,
+  // and re-encodes the sibling after it to follow `key`.
+  void InsertSibling(LevelPath* levels, EmbedPath* embeds,
+                     const hyperion::SiblingSearch& search, uint8_t key,
+                     std::string nodes);
+  // Node `n`'s header and key byte re-encoded after sibling key `prev`.
+  static std::string Reencoded(const Node& n, uint8_t prev);
+  // Node `n` (at its position) with a new type, value and child; keeps its
+  // header's delta and key byte.
+  static std::string Rewritten(const uint8_t* buf, const Node& n, NodeType type,
+                               std::string_view value_enc, ChildKind child,
+                               std::string_view child_bytes);
+
+  // Brings the jump successors and the jump table of level `i` up to date
+  // after an operation on `key` that changed the number of keys by
+  // `key_delta` (-1, 0, 1). Run deepest level first: a level's pointer
+  // lives in the level above, which must not have moved yet. Runs once per
+  // level.
+  void FinishLevel(LevelPath* levels, size_t i, std::string_view key,
+                   int key_delta);
+
+  // --- jump successors (jump_successor.cc)
+  // Only the T-node on the key's path (key byte levels[i].depth, at
+  // levels[i].t_pos) can be stale, or every T-node if the level was just
+  // ejected.
+  void FinishJumpSuccessors(LevelPath* levels, size_t i, std::string_view key,
+                            int key_delta);
+  // Rewrites the jump successor of T-node `t` (in level i, decoded there)
+  // with stored jump `jump` and `keys` keys.
+  void SetJumpSuccessor(LevelPath* levels, size_t i, const Node& t,
+                        uint32_t jump, uint64_t keys);
+  // A container's node bytes with every T-node's jump successor and T-node
+  // jump table added, updated or removed as options_.jump_successor and
+  // options_.tnode_table ask.
+  std::string WithJumpSuccessors(std::string_view nodes) const;
+
+  // --- T-node jump tables (tnode_table.h; upkeep in jump_successor.cc)
+  // True if a T-node of a real container with `children` S-children and
+  // `keys` keys at and below it carries a table.
+  bool WantsTNodeTable(uint32_t children, uint64_t keys) const;
+  // False if T-node `t`, which has a jump successor and now `keys` keys,
+  // surely keeps having a table or not (s_added: a Put gave it a child).
+  bool TNodeTableMayFlip(const Node& t, bool s_added, uint64_t keys,
+                         int key_delta) const;
+  // Brings T-node `t`'s table (if any) up to date in place after an
+  // operation on `key` at `level` that removed no S-child, changed the
+  // container by `bytes` and the keys by `key_delta`; false if it must be
+  // rebuilt instead.
+  static bool UpdateTNodeTable(uint8_t* buf, const Node& t, const Level& level,
+                               std::string_view key, int64_t bytes,
+                               int key_delta);
+  // The table for the S-children at [begin, end) of `buf`.
+  static std::string TNodeTableFor(const uint8_t* buf, uint32_t begin,
+                                   uint32_t end);
+  // Moves the entries of T-node `t`'s table (if any) naming a key byte
+  // after `s` by `bytes` and `key_delta` keys, in place.
+  static void ShiftTNodeTable(uint8_t* buf, const Node& t, uint8_t s,
+                              int64_t bytes, int key_delta);
+
+  // --- container jump tables (jump_table.cc, jump_table.h)
+  // Moves the entries after the path's T-node by the level's change in
+  // bytes and keys, drops the entry of a T-node the operation removed, and
+  // rebuilds the table if the path's lookup walked past more than
+  // options_.jump_table T-nodes of a container of options_.jump_table_min
+  // bytes or more.
+  void FinishJumpTable(LevelPath* levels, size_t i, std::string_view key,
+                       int key_delta);
+  // Replaces level `i`'s table with one sized for its T-nodes (none for
+  // few) whose entries are spread evenly over them.
+  void RebuildJumpTable(LevelPath* levels, size_t i);
+
+  // --- reading (read.cc)
+  // Keys below `region`, counting pointer children by their stored counts.
+  static uint64_t CountKeys(const Region& region);
+  // The n-th key below `region`: appends its bytes to `*key` and sets
+  // `*value` (if non-null) to its value; false if there are no n+1 keys.
+  bool NthInRegion(const Region& region, uint64_t n, std::string* key,
+                   std::string* value) const;
+
+  // --- scanning (scan.cc). ScanFrom and Emit return false once the
+  // visitor does; Walk then returns at once. The key being rebuilt (in a fixed
+  // buffer of kMaxKeySize bytes, written in place), the walk's stack of
+  // container levels, the visitor and the pairs it was given.
+  struct ScanState {
+    // One container level of the walk: the nodes in [p, end), whose keys
+    // extend the `base` key bytes above them. No default member
+    // initialisers: they would zero the whole stack (20 KB) on every Scan,
+    // and each push writes all its fields.
+    struct Level {
+      const uint8_t* p;  // the next node
+      const uint8_t* end;
+      uint32_t base;
+      uint8_t prev_t;  // key byte of the current T-node
+      uint8_t prev_s;  // of the last S-node under it (0: none yet)
+      // In a piece of a split container: its directory, and the piece
+      // the level moves on to when its nodes end (null: none).
+      const uint8_t* split;
+      uint32_t next_piece;
+    };
+
+    explicit ScanState(ScanVisitor v) : visitor(v) {}
+    void Enter(const uint8_t* p, const uint8_t* end, uint32_t base,
+               uint8_t prev_t = 0, uint8_t prev_s = 0,
+               const uint8_t* split = nullptr, uint32_t next_piece = 0) {
+      Push(Level{p, end, base, prev_t, prev_s, split, next_piece});
+    }
+    // Member by member: a whole-struct copy has g++ assemble the walk's
+    // level (held in registers) in a stack temporary with narrow stores and
+    // read it back with 16-byte loads, which wait for the stores to retire
+    // instead of being forwarded from them.
+    void Push(const Level& level) {
+      assert(depth < std::size(levels));
+      Level& top = levels[depth++];
+      top.p = level.p;
+      top.end = level.end;
+      top.base = level.base;
+      top.prev_t = level.prev_t;
+      top.prev_s = level.prev_s;
+      top.split = level.split;
+      top.next_piece = level.next_piece;
+    }
+    // Appends `n` bytes to the key: a suffix, mostly a few bytes long.
+    // Out of line: inlined, g++ copies a longer one with a `rep movs`,
+    // whose start-up cost is tens of cycles for a few bytes.
+    ABSL_ATTRIBUTE_NOINLINE void Append(const uint8_t* bytes, size_t n);
+    std::string_view Key() const { return std::string_view(key, length); }
+
+    char key[kMaxKeySize];
+    size_t length = 0;
+    // The bound: every entry is one container level (real or embedded; a
+    // piece of a split container carries its directory in its own entry,
+    // never in one of its own), and the entries' bases strictly increase
+    // from the bottom of the stack up to the walk's current level. ScanFrom
+    // enters one level per container on the start key's path, each two key
+    // bytes deeper than the one before; the walk pushes its current level
+    // only to enter a child two bytes deeper, and pops it before it goes
+    // back up. A level holds keys longer than its base, which is even, so
+    // the bases are among 0, 2, ..., kMaxKeySize - 2: at most
+    // kMaxKeySize / 2 entries.
+    Level levels[kMaxKeySize / 2];
+    size_t depth = 0;
+    ScanVisitor visitor;
+    uint64_t visited = 0;
+  };
+  // Descends along `bound` (non-empty) from the root container `root`
+  // (descent.h): emits a suffix on the path that is in range, and enters
+  // for the walk what follows the path at each level.
+  struct ScanPath;
+  bool ScanFrom(const Region& root, std::string_view bound,
+                ScanState* state) const;
+  // Visits every key of the levels entered in `state`, the top one first.
+  void Walk(ScanState* state) const;
+  // Looks at the next kPrefetchLookahead nodes from `p` (before `end`) for
+  // an S-node with a pointer child and starts loading that container's
+  // first bytes: called as the walk enters a pointer child, so the next one
+  // at the same level is in cache by the time the walk gets there.
+  void PrefetchNextChild(const uint8_t* p, const uint8_t* end) const;
+  // The level of piece `piece` of split container `split`, whose keys
+  // extend `base` key bytes. Returned by value, not filled in through a
+  // pointer: the walk's current level must not have its address taken, or
+  // it lives in memory, and copying it to the stack then waits on stores
+  // that cannot be forwarded to the wider loads of the copy.
+  ScanState::Level PieceLevel(const uint8_t* split, uint32_t piece,
+                              uint32_t base) const;
+  static constexpr int kPrefetchLookahead = 16;
+  // Passes the key being rebuilt and its value to the visitor.
+  bool Emit(std::string_view value, ScanState* state) const;
+
+  // --- erasing (erase.cc): one frame per container level a deletion
+  // passes through, and the path that records them (descent.h).
+  struct Frame;
+  struct ErasePath;
+  // What a deletion takes from a frame: the value of its T-node or of its
+  // S-node, or the S-node's child.
+  enum class Loss { kTValue, kSValue, kSChild };
+  // Takes `loss` from frame `frames[f]` (of a deletion's frames, which
+  // `levels` holds up to the frame's), removing the nodes that no longer
+  // lead to a key; sets `*freed_chunk` to a lost value's external chunk.
+  // Returns true if the frame's region is left empty.
+  bool RemoveFromFrame(LevelPath* levels, const Frame* frames, size_t f,
+                       Loss loss, HyperionPointer* freed_chunk);
+  // Removes node `n` of region `r` with its subtree, which ends at `end`,
+  // and re-encodes the next sibling (an S-node if `s_level`) against
+  // `prev`, the key byte of the sibling before `n`.
+  void RemoveNode(LevelPath* levels, EmbedPath* embeds, const Region& r,
+                  const Node& n, uint32_t end, uint8_t prev, bool s_level);
+
+  // --- checking and dumping (check.cc, dump.cc)
+  // The checks return OK or Internal naming the first violation. The
+  // nodes of `region` (an embedded container if `embedded`): adds the keys
+  // below it to `*keys` and every chunk it references to `*chunks`.
+  absl::Status CheckRegion(const Region& region, bool embedded, uint64_t* keys,
+                           std::vector<uint64_t>* chunks) const;
+  // S-node `s` of `region`, after a sibling with key byte `prev_s` (-1:
+  // none), and its child.
+  absl::Status CheckSNode(const Region& region, const Node& s, int prev_s,
+                          uint64_t* keys, std::vector<uint64_t>* chunks) const;
+  // The child of S-node `s` of `buf`: a container, split container,
+  // embedded container or suffix, with the keys below it.
+  absl::Status CheckChild(const uint8_t* buf, const Node& s, uint64_t* keys,
+                          std::vector<uint64_t>* chunks) const;
+  // T-node `t`'s jump successor and T-node jump table.
+  absl::Status CheckJumpSuccessor(const uint8_t* buf, const Node& t,
+                                  const Region& region, bool embedded) const;
+  absl::Status CheckJumpTable(const Region& region) const;
+  void DumpRegion(const Region& region, int indent, std::string* out,
+                  std::vector<HyperionPointer>* children) const;
+  // A child container's header, chunk, free tail and nodes, `keys` the
+  // keys below it.
+  absl::Status CheckChildContainer(HyperionPointer hp, uint64_t* keys,
+                                   std::vector<uint64_t>* chunks) const;
+  absl::Status CheckSplit(HyperionPointer hp, uint64_t* keys,
+                          std::vector<uint64_t>* chunks) const;
+
+  const HyperionOptions options_;
+  mutable MemoryManager mm_;
+  hyperion::UndoLog undo_;  // of the write in progress
+  HyperionPointer root_;
+  bool has_empty_key_ = false;
+  HyperionPointer empty_value_;  // the empty key's value, null if empty
+  uint64_t size_ = 0;
+  uint64_t writes_since_compaction_ = 0;
+  uint64_t compactions_ = 0;
+  uint64_t splits_ = 0;
+};
+
+}  // namespace kvlab::stage5
+
+#endif  // KVLAB_STAGE5_HYPERION_STORE_H_

@@ -1,0 +1,187 @@
+// Put: descend container by container, two key bytes each, and change the
+// deepest container reached with one splice. The cases, in the order the
+// scan meets them: a missing T-node, a key ending at a T-node, a missing
+// S-node, a key ending at an S-node, and an S-node whose child is absent, a
+// pointer, an embedded container or a suffix (which splits).
+
+#include <utility>
+
+#include "descent.h"
+#include "hyperion_store.h"
+
+namespace kvlab::stage5 {
+
+using hyperion::ChildKind;
+using hyperion::Descent;
+using hyperion::EndsKey;
+using hyperion::Node;
+using hyperion::NodeType;
+using hyperion::Region;
+using hyperion::Stop;
+
+namespace {
+
+NodeType EndType(std::string_view value_enc) {
+  return value_enc.empty() ? NodeType::kLeaf : NodeType::kLeafValue;
+}
+
+}  // namespace
+
+// A write's path: the real containers it passes (`levels`, each with the
+// T-node on the path) and the embedded containers enclosing the region it
+// is in (`embeds`, from the deepest real container down).
+struct HyperionStore::WritePath : hyperion::PathBase {
+  HyperionStore& store;
+  std::string_view key;
+  LevelPath& levels;
+  EmbedPath& embeds;
+  bool in_embedded = false;  // the region is an embedded container
+
+  void SawT(const Descent& d) {
+    if (!in_embedded) RecordT(&levels.back(), d.t);
+  }
+  const uint8_t* EnterPointer(const uint8_t* buf, const Node& s, size_t depth) {
+    levels.push_back(store.ChildLevel(buf, s.child_pos, key, depth));
+    embeds.clear();
+    in_embedded = false;
+    return store.Base(levels, levels.size() - 1);
+  }
+  void EnterEmbedded(const uint8_t*, const Node& s, size_t depth) {
+    embeds.push_back(Embed{s.child_pos, s.pos, depth});
+    in_embedded = true;
+  }
+};
+
+bool HyperionStore::Insert(std::string_view key, std::string_view value) {
+  if (key.empty()) {
+    const bool replaced = has_empty_key_;
+    undo_.FreeLater(empty_value_);
+    empty_value_ = value.empty() ? HyperionPointer() : NewChunkWith(value);
+    has_empty_key_ = true;
+    if (!replaced) ++size_;
+    return replaced;
+  }
+
+  EncodedValue encoded;
+  EncodeValue(value, &encoded);
+  const std::string_view value_enc = encoded.view();
+  if (root_.IsNull()) {
+    const Entry entry{key, value_enc};
+    std::string payload;
+    BuildTLevel(&entry, 1, 0, 0, &payload);
+    root_ = NewContainer(WithJumpSuccessors(payload));
+    ++size_;
+    return false;
+  }
+
+  LevelPath levels{Level{.hp = root_}};
+  EmbedPath embeds;
+  WritePath path{{}, *this, key, levels, embeds};
+  const Descent d =
+      hyperion::Descend(hyperion::WholeContainer(Base(levels, 0)), key, path);
+  const uint8_t* buf = d.region.buf;
+  // The old value's external chunk, freed once the new one is in place.
+  HyperionPointer old_chunk;
+  bool replaced = false;
+  switch (d.stop) {
+    case Stop::kNoT: {
+      const Entry entry{key.substr(d.depth), value_enc};
+      std::string bytes;
+      BuildTLevel(&entry, 1, 0, d.t.prev, &bytes);
+      InsertSibling(&levels, &embeds, d.t, uint8_t(key[d.depth]),
+                    std::move(bytes));
+      break;
+    }
+    case Stop::kEndsAtT: {
+      const Node& tn = d.t.node;
+      replaced = EndsKey(tn.type);
+      old_chunk = ExternalChunk(buf, tn);
+      Splice(&levels, &embeds, tn.pos, tn.end - tn.pos,
+             Rewritten(buf, tn, EndType(value_enc), value_enc, ChildKind::kNone,
+                       {}));
+      break;
+    }
+    case Stop::kNoS: {
+      if (!path.in_embedded) {
+        levels.back().s_added = true;
+        levels.back().s_offset = d.s.pos - d.t.node.end;
+      }
+      const Entry entry{key.substr(d.depth + 1), value_enc};
+      std::string bytes;
+      BuildSLevel(&entry, 1, 0, d.s.prev, &bytes);
+      InsertSibling(&levels, &embeds, d.s, uint8_t(key[d.depth + 1]),
+                    std::move(bytes));
+      break;
+    }
+    case Stop::kEndsAtS: {
+      const Node& sn = d.s.node;
+      const std::string_view child_bytes(
+          reinterpret_cast<const char*>(buf + sn.child_pos), sn.child_bytes);
+      replaced = EndsKey(sn.type);
+      old_chunk = ExternalChunk(buf, sn);
+      Splice(&levels, &embeds, sn.pos, sn.end - sn.pos,
+             Rewritten(buf, sn, EndType(value_enc), value_enc, sn.child,
+                       child_bytes));
+      break;
+    }
+    case Stop::kNoChild:
+    case Stop::kSuffix:
+      replaced = AddBelowS(&levels, &embeds, d, key.substr(d.depth + 2),
+                           value_enc, &old_chunk);
+      break;
+  }
+  if (!replaced) {
+    // A new key: every container on the path holds one more.
+    AddToCounts(levels, 1);
+    ++size_;
+  }
+  // A level's pointer lives in the level above: split it before that one
+  // can move.
+  for (size_t i = levels.size(); i-- > 0;) {
+    FinishLevel(&levels, i, key, replaced ? 0 : 1);
+    if (levels[i].changed) SplitIfLarge(&levels, i);
+  }
+  undo_.FreeLater(old_chunk);
+  return replaced;
+}
+
+// The key goes on below S-node d.s.node by `rest`: a new child for a node
+// without one, else a new value for the suffix `rest` or a split of the
+// suffix into a child holding both keys.
+bool HyperionStore::AddBelowS(LevelPath* levels, EmbedPath* embeds,
+                              const hyperion::Descent& d, std::string_view rest,
+                              std::string_view value_enc,
+                              HyperionPointer* old_chunk) {
+  const uint8_t* buf = d.region.buf;
+  const Node& sn = d.s.node;
+  std::string child;
+  ChildKind kind;
+  if (d.stop == Stop::kNoChild) {
+    const Entry entry{rest, value_enc};
+    kind = BuildChild(&entry, 1, 0, &child);
+  } else {
+    const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, sn.child_pos);
+    const std::string suffix(sx.bytes);
+    const std::string suffix_value(
+        reinterpret_cast<const char*>(buf + sx.value_pos), sx.value_bytes);
+    if (suffix == rest) {
+      *old_chunk = ExternalChunk(buf + sx.value_pos, sx.value_bytes);
+      std::string bytes;
+      hyperion::AppendSuffix(&bytes, rest, value_enc);
+      Splice(levels, embeds, sn.child_pos, sn.child_bytes, bytes);
+      return true;
+    }
+    Entry entries[2] = {{suffix, suffix_value}, {rest, value_enc}};
+    if (rest < suffix) std::swap(entries[0], entries[1]);
+    kind = BuildChild(entries, 2, 0, &child);
+  }
+  // BuildChild may allocate; chunks never move on another's allocation,
+  // but resolve again rather than rely on it.
+  const uint8_t* base = Base(*levels, levels->size() - 1);
+  const hyperion::TaggedValue value_kept(base, sn);
+  Splice(levels, embeds, sn.pos, sn.end - sn.pos,
+         Rewritten(base, sn, sn.type, value_kept.view(), kind, child));
+  return false;
+}
+
+}  // namespace kvlab::stage5

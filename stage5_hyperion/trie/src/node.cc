@@ -1,0 +1,79 @@
+#include "node.h"
+
+#include <cassert>
+
+#include "kvlab/coding.h"
+
+namespace kvlab::stage5::hyperion {
+
+void AppendHeaderAndKey(std::string* out, NodeType type, bool s, uint8_t prev,
+                        uint8_t key, uint8_t flags) {
+  const uint8_t delta = DeltaFor(prev, key);
+  out->push_back(char(MakeHeader(type, s, delta, flags)));
+  if (delta == 0) out->push_back(char(key));
+}
+
+void AppendSNode(std::string* out, NodeType type, uint8_t prev, uint8_t key,
+                 ChildKind child, std::string_view value_enc) {
+  // Those bits mean a bare leaf: an S-node leading nowhere is removed.
+  assert(type != NodeType::kInner || child != ChildKind::kNone);
+  const bool bare = type == NodeType::kLeafValue && child == ChildKind::kNone &&
+                    IsBareable(value_enc);
+  AppendHeaderAndKey(out, bare ? NodeType::kInner : type, /*s=*/true, prev, key,
+                     uint8_t(child));
+  if (type == NodeType::kLeafValue) {
+    out->append(bare ? value_enc.substr(1) : value_enc);
+  }
+}
+
+void AppendSuffix(std::string* out, std::string_view suffix,
+                  std::string_view value_enc) {
+  assert(!suffix.empty() && suffix.size() <= kMaxSuffix);
+  out->push_back(char(uint8_t(suffix.size()) |
+                      (value_enc.empty() ? 0 : kSuffixValueFlag)));
+  out->append(value_enc);
+  out->append(suffix);
+}
+
+void AppendPointerChild(std::string* out, HyperionPointer hp, uint64_t count) {
+  uint8_t bytes[kPointerChildBytes];
+  hp.Store(bytes);
+  StoreCount(bytes + HyperionPointer::kBytes, count);
+  out->append(reinterpret_cast<const char*>(bytes), sizeof(bytes));
+}
+
+uint32_t VarintSize(uint64_t v) {
+  uint32_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+uint64_t LoadVarint(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int shift = 0;; shift += 7, ++p) {
+    v |= uint64_t{*p & 0x7fu} << shift;
+    if ((*p & 0x80) == 0) return v;
+  }
+}
+
+uint32_t StoreVarint(uint8_t* p, uint64_t v) {
+  assert(VarintSize(v) <= kMaxVarintBytes);
+  uint32_t n = 0;
+  while (v >= 0x80) {
+    p[n++] = uint8_t(v | 0x80);
+    v >>= 7;
+  }
+  p[n++] = uint8_t(v);
+  return n;
+}
+
+uint32_t StoreJumpSuccessor(uint8_t* p, uint32_t jump, uint64_t keys) {
+  assert(jump <= 0xffff);
+  StoreLE16(p, uint16_t(jump));
+  return kJumpBytes + StoreVarint(p + kJumpBytes, keys);
+}
+
+}  // namespace kvlab::stage5::hyperion
