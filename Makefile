@@ -8,6 +8,9 @@
 #                           sets: results/ (JSON lines, CSV, Markdown, charts)
 #   make grade STORE=avl    the course grade of one store (benchmarks/rubric.txt)
 #   make fuzz STORE=ctrie   the differential fuzzer on one store (docs/testing.md)
+#   make draw ARGS="--store=avl --op='put a 1' --out=dir"
+#                           the store drawn after each operation, a page to
+#                           step through them (docs/kvlab-draw.md)
 #   make grade SUBMISSION=dir STAGE=stage1   a student's tree (docs/grading.md)
 #
 # Words before an action modify it: a stage (stage1 ... stage5) narrows it,
@@ -119,7 +122,8 @@ TOOL_RUN = $(KVBENCH) --in_process --allow_memory_overcommit \
 
 .PHONY: help deps build test exercises bench grade leaderboard handout install \
         memcheck massif profile heapprofile format format-check clean stage1 \
-        stage2 stage3 stage4 stage5 asan tsan fuzz fuzz-build fuzz-check
+        stage2 stage3 stage4 stage5 asan tsan fuzz fuzz-build fuzz-check \
+        draw docs-images
 
 help:
 	@echo "kvlab make targets:"
@@ -151,10 +155,14 @@ help:
 	@echo "                            store for n s (default: every store, 60 s; docs/testing.md)"
 	@echo "  make fuzz-check           every store of benchmarks/fuzz/stores.txt fuzzed 15 s"
 	@echo "                            from the seed corpus (ctest -L fuzz in build/fuzz)"
+	@echo "  make draw ARGS=\"--store=avl --op='put a 1' --out=dir\""
+	@echo "                            kvlab-draw: one drawing of the store after each operation,"
+	@echo "                            dir/index.html steps through them (docs/kvlab-draw.md)"
+	@echo "  make docs-images          redraw docs/img/draw-*.svg, a few steps of each stage's store"
 	@echo "  make [stageN] memcheck    valgrind memcheck over the tests, sizes scaled down"
 	@echo "  make handout OUT=dir      a course handout: stubs for the core of stages 1-4"
 	@echo "                            (STAGES=\"stage2 stage4\" or make stage2 handout: those only)"
-	@echo "  make install PREFIX=dir   headers, libkvlab.a, libkvgrade.a, their .pc files under dir"
+	@echo "  make install PREFIX=dir   headers, libkvlab.a, libkvgrade.a, their .pc files, bin/kvlab-draw"
 	@echo "  make deps                 install missing Debian packages (run by the others)"
 	@echo "  make format / clean       clang-format every source / remove build/"
 	@echo "  make format-check         fail if any tracked source is not clang-formatted"
@@ -185,9 +193,11 @@ GROUPS_FILE = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/groups.txt))
 JUNIT = $(abspath $(BUILD_DIR))/ctest-$(STAGE).xml
 
 # The whole suite includes the aarch64 cross compile of the library (label
-# portable, cmake/portable.cmake), so it installs the cross compiler first.
+# portable, cmake/portable.cmake), so it installs the cross compiler first;
+# the drawings' tests (label draw) need Graphviz.
 test: build
 	$(if $(STAGE)$(SANITIZER),,@cmake/deps.sh cross)
+	@cmake/deps.sh draw
 	@rm -f $(if $(GROUPS_FILE),$(JUNIT))
 	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 $(CTEST_LABEL) \
 	  $(if $(GROUPS_FILE),--output-junit $(JUNIT)) \
@@ -300,6 +310,24 @@ fuzz: fuzz-build
 
 fuzz-check: fuzz-build
 	cd $(FUZZ_DIR) && ctest -j $(JOBS) --output-on-failure -L '^fuzz$$'
+
+# make draw ARGS="...": kvlab-draw (Release) with those arguments.
+# make docs-images: the drawings the docs show, from docs/tools/draw_images.sh.
+KVLAB_DRAW = $(RELEASE_DIR)/benchmarks/draw/kvlab-draw
+ARGS ?=
+
+draw: $(RELEASE_DIR)/build.ninja
+	@cmake/deps.sh build
+	@cmake/deps.sh draw
+	@if [ -z "$(ARGS)" ]; then echo "make draw: give the arguments, e.g. make draw ARGS=\"--store=avl --op='put a 1' --op='put b 2' --out=draw-out\"" >&2; exit 2; fi
+	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvlab-draw
+	$(KVLAB_DRAW) $(ARGS)
+
+docs-images: $(RELEASE_DIR)/build.ninja
+	@cmake/deps.sh build
+	@cmake/deps.sh draw
+	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvlab-draw
+	docs/tools/draw_images.sh $(KVLAB_DRAW) docs/img
 
 # install_libraries is every library the install rules install, so that a
 # fresh clone installs in one step.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kvlab needs, and only those that are missing.
 #
-# Usage: cmake/deps.sh [build|words|memcheck|bench|profile|fuzz|format|cross|all]
+# Usage: cmake/deps.sh [build|words|memcheck|bench|profile|fuzz|format|cross|
+#                       draw|browser|all]
 #   build     compiler-side libraries (Abseil, GoogleTest, pkg-config, CMake,
 #             Ninja), the peers' libraries (Judy, HAT-trie), ISA-L (the CRC-32C
 #             of the durable store's log), and python3 and patch for the
@@ -17,6 +18,10 @@
 #   format    clang-format and git (make format, make format-check)
 #   cross     the arm64 cross compiler and C library headers (the portable
 #             test: the library's sources compiled for aarch64)
+#   draw      Graphviz, which kvlab-draw runs to lay out its drawings (make
+#             draw, make docs-images, the tests labelled draw)
+#   browser   Chromium, headless, in which the draw test steps through the
+#             page kvlab-draw writes
 #   all       everything above (the default)
 #
 # Exits non-zero with a clear message when a package is missing and cannot be
@@ -35,6 +40,8 @@ profile_pkgs=(google-perftools libgoogle-perftools-dev graphviz)
 fuzz_pkgs=(clang libclang-rt-14-dev)
 format_pkgs=(clang-format git)
 cross_pkgs=(g++-aarch64-linux-gnu libc6-dev-arm64-cross)
+draw_pkgs=(graphviz)
+browser_pkgs=(chromium)
 
 case "$group" in
   build) wanted=("${build_pkgs[@]}") ;;
@@ -45,10 +52,12 @@ case "$group" in
   fuzz) wanted=("${fuzz_pkgs[@]}") ;;
   format) wanted=("${format_pkgs[@]}") ;;
   cross) wanted=("${cross_pkgs[@]}") ;;
+  draw) wanted=("${draw_pkgs[@]}") ;;
+  browser) wanted=("${browser_pkgs[@]}") ;;
   all) wanted=("${build_pkgs[@]}" "${words_pkgs[@]}" "${memcheck_pkgs[@]}"
                "${bench_pkgs[@]}" "${profile_pkgs[@]}" "${fuzz_pkgs[@]}" "${format_pkgs[@]}"
-               "${cross_pkgs[@]}") ;;
-  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, profile, fuzz, format, cross, all)" >&2; exit 2 ;;
+               "${cross_pkgs[@]}" "${draw_pkgs[@]}" "${browser_pkgs[@]}") ;;
+  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, profile, fuzz, format, cross, draw, browser, all)" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "kvlab/string_view_compat.h"
 
 namespace kvlab {
 
@@ -56,6 +57,12 @@ absl::Status KVStore::ValidateKey(std::string_view /*key*/) const {
 }
 
 absl::Status KVStore::CheckInvariants() const { return absl::OkStatus(); }
+
+absl::Status KVStore::ExportStructure(const StructureOptions& /*options*/,
+                                      StructureGraph* /*graph*/) const {
+  return absl::UnimplementedError(
+      absl::StrCat("store '", ToAbsl(Name()), "' cannot export its structure"));
+}
 
 bool KVStore::Get(std::string_view key, std::string* value) const {
   if (key.size() > kMaxKeySize) return false;  // cannot have been stored

@@ -67,6 +67,12 @@ absl::Status LockedStore::CheckInvariants() const {
   return inner_->CheckInvariants();
 }
 
+absl::Status LockedStore::ExportStructure(const StructureOptions& options,
+                                          StructureGraph* graph) const {
+  std::shared_lock lock(mutex_);
+  return inner_->ExportStructure(options, graph);
+}
+
 std::unique_ptr<KVStore> MakeThreadSafe(std::unique_ptr<KVStore> store) {
   if (store->IsThreadSafe()) return store;
   return std::make_unique<LockedStore>(std::move(store));

@@ -7,6 +7,7 @@
 #include "balanced_build.h"
 #include "node.h"
 #include "tree_debug.h"
+#include "tree_export.h"
 #include "tree_search.h"
 
 namespace kvlab {
@@ -181,6 +182,11 @@ int AvlStore::Height() const {
 absl::Status AvlStore::CheckInvariants() const {
   return stage1::CheckTree(root_,
                            {.avl = true, .allocated_bytes = node_bytes_});
+}
+
+absl::Status AvlStore::ExportStructure(const StructureOptions& options,
+                                       StructureGraph* graph) const {
+  return stage1::ExportTree(root_, /*avl=*/true, options, graph);
 }
 
 }  // namespace kvlab

@@ -4,6 +4,7 @@
 
 #include "node.h"
 #include "tree_debug.h"
+#include "tree_export.h"
 #include "tree_search.h"
 
 namespace kvlab {
@@ -168,6 +169,11 @@ int BstStore::Height() const { return stage1::TreeHeight(root_); }
 absl::Status BstStore::CheckInvariants() const {
   return stage1::CheckTree(root_,
                            {.avl = false, .allocated_bytes = node_bytes_});
+}
+
+absl::Status BstStore::ExportStructure(const StructureOptions& options,
+                                       StructureGraph* graph) const {
+  return stage1::ExportTree(root_, /*avl=*/false, options, graph);
 }
 
 }  // namespace kvlab

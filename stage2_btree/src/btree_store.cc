@@ -63,4 +63,9 @@ absl::Status BTreeStore::CheckInvariants() const {
   return stage2::CheckTree(*tree_);
 }
 
+absl::Status BTreeStore::ExportStructure(const StructureOptions& options,
+                                         StructureGraph* graph) const {
+  return stage2::ExportTree(*tree_, options, graph);
+}
+
 }  // namespace kvlab

@@ -26,6 +26,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
+#include "kvlab/structure.h"
 #include "node.h"
 
 namespace kvlab::stage2 {
@@ -83,6 +84,12 @@ absl::Status CheckTree(const Tree& tree);
 
 // The tree level by level, one line per level (tree_debug.cc).
 std::string DrawTree(const Tree& tree, size_t max_nodes);
+
+// The structure export of BTreeStore::ExportStructure (tree_export.cc):
+// nodes breadth first with their keys and child counts, identified by
+// address. O(nodes): the summary counts every node.
+absl::Status ExportTree(const Tree& tree, const StructureOptions& options,
+                        StructureGraph* graph);
 
 }  // namespace kvlab::stage2
 

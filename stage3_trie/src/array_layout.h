@@ -87,6 +87,26 @@ class ArrayLayout {
     // handout: end
   }
 
+  // The structure export of a node's children (kvlab/structure.h): the
+  // slot array summarised in a field of `out` (slots used and null), and
+  // an edge from `out` to each used slot's child, labelled with the slot's
+  // number. `id_of` names a child's exported node.
+  void ExportChildren(const Node* node,
+                      absl::FunctionRef<std::string(const Node*)> id_of,
+                      StructureNode* out,
+                      std::vector<StructureEdge>* edges) const {
+    int used = 0;
+    for (const Node* child = FirstChildAtLeast(node, 0); child != nullptr;
+         child = NextChild(node, child)) {
+      ++used;
+      edges->push_back({out->id, id_of(child),
+                        absl::StrCat("slot ", alphabet_.SlotOf(child->byte))});
+    }
+    out->fields.push_back(
+        {"slots", absl::StrCat(alphabet_.size(), " x 8 B: ", used, " used, ",
+                               alphabet_.size() - used, " null")});
+  }
+
   // Checks that each child sits in its byte's slot; counts the children.
   absl::Status CheckChildren(const Node* parent, int* children) const;
 

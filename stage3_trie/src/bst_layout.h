@@ -80,6 +80,35 @@ class BstLayout : public LinkedLayout<BstNode> {
 
   void RemoveChild(Node* parent, Node* child, size_t* bytes) const;
 
+  // The structure export of a node's children (kvlab/structure.h): the
+  // node's own three links in a field of `out`, an edge from `out` to the
+  // root of its child tree, and `left` and `right` edges inside that tree,
+  // each child placed under `out`. `id_of` names a child's exported node.
+  void ExportChildren(const Node* node,
+                      absl::FunctionRef<std::string(const Node*)> id_of,
+                      StructureNode* out,
+                      std::vector<StructureEdge>* edges) const {
+    out->fields.push_back({"links", "children, left, right: 3 x 8 B"});
+    if (node->children == nullptr) return;
+    edges->push_back({out->id, id_of(node->children), "children"});
+    std::vector<const Node*> pending = {node->children};
+    while (!pending.empty()) {
+      const Node* sibling = pending.back();
+      pending.pop_back();
+      if (sibling != node->children) {
+        edges->push_back(
+            {out->id, id_of(sibling), "", StructureEdge::Kind::kLayout});
+      }
+      for (auto [next, label] : {std::pair{sibling->left, "left"},
+                                 std::pair{sibling->right, "right"}}) {
+        if (next == nullptr) continue;
+        edges->push_back({id_of(sibling), id_of(next), label,
+                          StructureEdge::Kind::kSibling});
+        pending.push_back(next);
+      }
+    }
+  }
+
   // Checks the BST order of the child tree; counts the children.
   absl::Status CheckChildren(const Node* parent, int* children) const;
 

@@ -67,6 +67,31 @@ class ListLayout : public LinkedLayout<ListNode> {
     // handout: end
   }
 
+  // The structure export of a node's children (kvlab/structure.h): the
+  // node's own two links in a field of `out`, an edge from `out` to its
+  // first child, and a `next` edge along the sibling list, each child
+  // placed under `out`. `id_of` names a child's exported node.
+  void ExportChildren(const Node* node,
+                      absl::FunctionRef<std::string(const Node*)> id_of,
+                      StructureNode* out,
+                      std::vector<StructureEdge>* edges) const {
+    out->fields.push_back({"links", "first_child, next: 2 x 8 B"});
+    const Node* child = node->first_child;
+    if (child != nullptr) {
+      edges->push_back({out->id, id_of(child), "first_child"});
+    }
+    for (; child != nullptr; child = child->next) {
+      if (child != node->first_child) {
+        edges->push_back(
+            {out->id, id_of(child), "", StructureEdge::Kind::kLayout});
+      }
+      if (child->next != nullptr) {
+        edges->push_back({id_of(child), id_of(child->next), "next",
+                          StructureEdge::Kind::kSibling});
+      }
+    }
+  }
+
   // Checks that the list is strictly ascending; counts the children.
   absl::Status CheckChildren(const Node* parent, int* children) const;
 

@@ -17,9 +17,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
+#include "absl/functional/function_ref.h"
+#include "absl/strings/str_cat.h"
 #include "kvlab/kv_store.h"
+#include "kvlab/structure.h"
 
 namespace kvlab::stage3 {
 

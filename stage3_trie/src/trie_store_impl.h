@@ -11,6 +11,8 @@
 //   Node* ChildOrAdd(parent, byte, bytes*);  find, or add an empty child
 //   void RemoveChild(parent, child, bytes*); unlink and free a leaf child
 //   absl::Status CheckChildren(parent, int* children) const;
+//   void ExportChildren(node, id_of, out, edges) const;  how it holds the
+//                                            children, for ExportStructure
 //
 // Every walk is iterative: a key may be 1,024 bytes, so a trie 1,025 nodes
 // deep, which recursion would handle but an explicit path states plainly.
@@ -24,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "kvlab/stage3/trie_store.h"
@@ -56,6 +59,8 @@ class TrieStoreImpl final : public TrieStore {
   size_t NodeBytes() const override { return layout_.NodeBytes(); }
   TrieShape Shape() const override;
   absl::Status CheckInvariants() const override;
+  absl::Status ExportStructure(const StructureOptions& options,
+                               StructureGraph* graph) const override;
 
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;
@@ -370,6 +375,77 @@ absl::Status TrieStoreImpl<Layout>::CheckInvariants() const {
     return absl::InternalError(absl::StrCat("allocated bytes are ", bytes_,
                                             ", the nodes and values need ",
                                             expected));
+  }
+  return absl::OkStatus();
+}
+
+// One exported node per trie node, identified by the prefix it stands for,
+// breadth first from the root or from options.from_key's node; the layout
+// adds how the node holds its children (Layout::ExportChildren).
+template <class Layout>
+absl::Status TrieStoreImpl<Layout>::ExportStructure(
+    const StructureOptions& options, StructureGraph* graph) const {
+  graph->kind = "trie";
+  const TrieShape shape = Shape();
+  graph->summary.push_back({"keys", absl::StrCat(Size())});
+  graph->summary.push_back({"nodes", absl::StrCat(shape.nodes)});
+  graph->summary.push_back(
+      {"node bytes", absl::StrCat(shape.nodes, " x ", layout_.NodeBytes(),
+                                  " = ", shape.nodes * layout_.NodeBytes())});
+  const Node* start = root_;
+  std::string prefix;
+  if (options.has_from_key) {
+    for (char c : options.from_key) {
+      start = layout_.Child(start, Byte(c));
+      if (start == nullptr) {
+        return absl::NotFoundError(absl::StrCat(
+            "no node stands for the prefix ", QuotedKey(options.from_key)));
+      }
+    }
+    prefix = options.from_key;
+  }
+  const size_t budget = options.max_nodes < 1 ? 1 : options.max_nodes;
+  std::vector<StructureEdge> edges;
+  std::vector<std::pair<const Node*, std::string>> level = {{start, prefix}};
+  for (int depth = 0; !level.empty(); ++depth) {
+    std::vector<std::pair<const Node*, std::string>> below;
+    for (auto& [node, node_prefix] : level) {
+      if (graph->nodes.size() == budget ||
+          (options.max_depth >= 0 && depth > options.max_depth)) {
+        break;
+      }
+      StructureNode out;
+      out.id = absl::StrCat("prefix:", PrintableBytes(node_prefix));
+      out.title = node == root_ ? std::string("root") : QuotedKey(node_prefix);
+      out.fields.push_back({"count", absl::StrCat(node->count)});
+      if (node->has_value) {
+        out.fields.push_back({"value", PrintablePrefix(ValueOf(node))});
+      }
+      layout_.ExportChildren(
+          node,
+          [&](const Node* child) {
+            return absl::StrCat(
+                "prefix:", PrintableBytes(node_prefix),
+                PrintableBytes(std::string_view(
+                    reinterpret_cast<const char*>(&child->byte), 1)));
+          },
+          &out, &edges);
+      for (const Node* child = layout_.FirstChildAtLeast(node, 0);
+           child != nullptr; child = layout_.NextChild(node, child)) {
+        below.emplace_back(child, node_prefix + static_cast<char>(child->byte));
+      }
+      graph->nodes.push_back(std::move(out));
+    }
+    level = std::move(below);
+  }
+  graph->nodes_omitted = shape.nodes - graph->nodes.size();
+  // Only the links between exported nodes.
+  absl::flat_hash_set<std::string> exported;
+  for (const StructureNode& node : graph->nodes) exported.insert(node.id);
+  for (StructureEdge& edge : edges) {
+    if (exported.contains(edge.from) && exported.contains(edge.to)) {
+      graph->edges.push_back(std::move(edge));
+    }
   }
   return absl::OkStatus();
 }

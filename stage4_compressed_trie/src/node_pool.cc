@@ -264,6 +264,33 @@ std::vector<NodePool::ClassStats> NodePool::Classes() const {
   return out;
 }
 
+std::string NodePool::Where(const void* object) const {
+  if (!use_slabs_) return "heap";
+  const char* slab = reinterpret_cast<const char*>(SlabOf(object));
+  size_t index = 0;
+  while (index < slabs_.size() && slabs_[index] != slab) ++index;
+  return absl::StrCat("slab ", index, " +0x",
+                      absl::Hex(reinterpret_cast<const char*>(object) - slab));
+}
+
+std::vector<NodePool::FreeList> NodePool::FreeLists(size_t max_shown) const {
+  std::vector<FreeList> out;
+  if (!use_slabs_) return out;
+  for (size_t c = 0; c < free_.size(); ++c) {
+    for (bool aligned : {true, false}) {
+      void* block = (aligned ? free_aligned_ : free_unaligned_)[c];
+      if (block == nullptr) continue;
+      FreeList list{c * kGranule, aligned, 0, {}};
+      for (; block != nullptr; block = NextOf(block)) {
+        ++list.blocks;
+        if (list.first.size() < max_shown) list.first.push_back(Where(block));
+      }
+      out.push_back(std::move(list));
+    }
+  }
+  return out;
+}
+
 std::string NodePool::DebugString() const {
   std::string out = absl::StrCat(
       "pool: ", use_slabs_ ? "slabs" : "malloc", ", ", slabs_.size(),

@@ -106,6 +106,22 @@ class NodePool {
   // One entry per size class that has live or free objects, smallest first.
   std::vector<ClassStats> Classes() const;
 
+  // Where `object` (allocated here) lies: "slab 2 +0x1a8", the slab's index
+  // in the pool and the offset in it, or "heap" in malloc mode.
+  std::string Where(const void* object) const;
+
+  // One non-empty free list: its class, its kind, and where its first
+  // blocks lie (Where), head first.
+  struct FreeList {
+    size_t object_bytes;
+    bool aligned;  // the list of 8-aligned blocks
+    uint64_t blocks;
+    std::vector<std::string> first;  // at most `max_shown` blocks
+  };
+  // Every non-empty free list, smallest class first, aligned before
+  // unaligned; O(lists + shown blocks). Empty in malloc mode.
+  std::vector<FreeList> FreeLists(size_t max_shown) const;
+
   // A multi-line report: slabs, bytes, and live/free objects per class.
   std::string DebugString() const;
 

@@ -142,6 +142,8 @@ class DurableStore final : public KVStore {
   std::optional<size_t> MemoryUsage() const override;
   bool IsThreadSafe() const override { return true; }
   absl::Status CheckInvariants() const override;
+  absl::Status ExportStructure(const StructureOptions& options,
+                               StructureGraph* graph) const override;
   absl::Status ValidateKey(std::string_view key) const override {
     return inner_->ValidateKey(key);
   }

@@ -38,6 +38,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
+#include "kvlab/structure.h"
 
 namespace kvlab {
 
@@ -131,6 +132,13 @@ class KVStore {
   // debugging: it may take O(size) time. A store with nothing to check beyond
   // its answers keeps this default, which returns OK.
   virtual absl::Status CheckInvariants() const;
+
+  // Fills `*graph` (empty on entry) with the store's nodes and links as
+  // `options` limits them (structure.h), for kvlab-draw. Never changes the
+  // store. The default returns Unimplemented: a store without a drawing.
+  // NotFound if options.from_key names no node.
+  virtual absl::Status ExportStructure(const StructureOptions& options,
+                                       StructureGraph* graph) const;
 
  protected:
   // The checked operations above forward here after validating their

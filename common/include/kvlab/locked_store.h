@@ -30,6 +30,8 @@ class LockedStore final : public KVStore {
   bool IsThreadSafe() const override { return true; }
   // The inner store's check, under the shared lock.
   absl::Status CheckInvariants() const override;
+  absl::Status ExportStructure(const StructureOptions& options,
+                               StructureGraph* graph) const override;
   // Forwarded without locking: the answer depends only on the key.
   absl::Status ValidateKey(std::string_view key) const override {
     return inner_->ValidateKey(key);

@@ -575,6 +575,12 @@ absl::Status DurableStore::CheckInvariants() const {
   return inner_->CheckInvariants();
 }
 
+absl::Status DurableStore::ExportStructure(const StructureOptions& options,
+                                           StructureGraph* graph) const {
+  std::shared_lock read(store_mutex_);
+  return inner_->ExportStructure(options, graph);
+}
+
 DurabilityStats DurableStore::stats() const {
   std::lock_guard lock(queue_mutex_);
   return stats_;

@@ -67,6 +67,10 @@ class AvlStore final : public KVStore {
   // OK if every invariant above holds, otherwise the first violation. O(n).
   absl::Status CheckInvariants() const override;
 
+  // Every node: its key, subtree size, value and (avl) height and balance.
+  absl::Status ExportStructure(const StructureOptions& options,
+                               StructureGraph* graph) const override;
+
   // The number of keys smaller than `key` (its rank, if present), and the
   // number of keys k with lo <= k < hi (0 unless lo < hi). O(height), by the
   // subtree sizes: exercise 2 of docs/stage1_bst.md.

@@ -92,6 +92,10 @@ class BTreeStore final : public KVStore {
   // OK if every invariant above holds, otherwise the first violation. O(n).
   absl::Status CheckInvariants() const override;
 
+  // Every node: its keys and each child's key count (stage2 tree_export.cc).
+  absl::Status ExportStructure(const StructureOptions& options,
+                               StructureGraph* graph) const override;
+
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;
   bool GetImpl(std::string_view key, std::string* value) const override;

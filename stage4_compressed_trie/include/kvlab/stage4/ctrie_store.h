@@ -143,6 +143,12 @@ class CTrieStore final : public KVStore {
   // the write side of the lock meanwhile.
   absl::Status CheckInvariants() const override;
 
+  // Every node with its compressed edge label, value and pool block, and
+  // the node pool's size classes and free lists (src/export.cc). Holds the
+  // write side of the lock meanwhile.
+  absl::Status ExportStructure(const StructureOptions& options,
+                               StructureGraph* graph) const override;
+
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;
   bool GetImpl(std::string_view key, std::string* value) const override;

@@ -1,0 +1,157 @@
+// KVStore::ExportStructure on every store that has one: the graph is well
+// formed, respects the options, counts what it leaves out, and leaves the
+// store as it was.
+
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "kvlab/kvlab.h"
+#include "kvlab/structure.h"
+
+namespace {
+
+using kvlab::StructureGraph;
+using kvlab::StructureOptions;
+
+class ExportTest : public testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override {
+    auto store = kvlab::MakeStore(GetParam());
+    ASSERT_TRUE(store.ok()) << store.status();
+    store_ = *std::move(store);
+    std::mt19937 random(7);
+    for (int i = 0; i < 300; ++i) {
+      std::string key;
+      for (int len = 1 + random() % 6; len > 0; --len) {
+        key.push_back(static_cast<char>('a' + random() % 4));
+      }
+      ASSERT_TRUE(store_->Put(key, std::to_string(i)).ok());
+      keys_.insert(key);
+    }
+  }
+
+  // Nodes outside clusters: the structure itself.
+  static size_t StructureNodes(const StructureGraph& graph) {
+    size_t n = 0;
+    for (const auto& node : graph.nodes) n += node.cluster.empty();
+    return n;
+  }
+
+  std::unique_ptr<kvlab::KVStore> store_;
+  std::set<std::string> keys_;
+};
+
+TEST_P(ExportTest, GraphIsWellFormedAndStoreUnchanged) {
+  StructureGraph graph;
+  ASSERT_TRUE(store_->ExportStructure(StructureOptions(), &graph).ok());
+  EXPECT_FALSE(graph.kind.empty());
+  std::set<std::string> ids, clusters;
+  for (const auto& cluster : graph.clusters) clusters.insert(cluster.id);
+  for (const auto& node : graph.nodes) {
+    EXPECT_TRUE(ids.insert(node.id).second) << "duplicate id " << node.id;
+    if (!node.cluster.empty()) {
+      EXPECT_TRUE(clusters.contains(node.cluster));
+    }
+  }
+  for (const auto& edge : graph.edges) {
+    EXPECT_TRUE(ids.contains(edge.from)) << edge.from;
+    EXPECT_TRUE(ids.contains(edge.to)) << edge.to;
+  }
+  // Every node of the structure has at most one parent link.
+  std::map<std::string, int> parents;
+  for (const auto& edge : graph.edges) {
+    if (edge.kind != kvlab::StructureEdge::Kind::kSibling) ++parents[edge.to];
+  }
+  for (const auto& [id, count] : parents) EXPECT_EQ(count, 1) << id;
+  EXPECT_EQ(store_->Size(), keys_.size());
+  EXPECT_TRUE(store_->CheckInvariants().ok());
+  // The same store exports the same graph.
+  StructureGraph again;
+  ASSERT_TRUE(store_->ExportStructure(StructureOptions(), &again).ok());
+  ASSERT_EQ(again.nodes.size(), graph.nodes.size());
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    EXPECT_EQ(again.nodes[i].id, graph.nodes[i].id);
+  }
+}
+
+TEST_P(ExportTest, MaxNodesAndDepthLeaveTheRestCounted) {
+  StructureGraph all;
+  StructureOptions options;
+  options.max_nodes = 1000000;
+  ASSERT_TRUE(store_->ExportStructure(options, &all).ok());
+  EXPECT_EQ(all.nodes_omitted, 0u);
+  const size_t total = StructureNodes(all);
+  for (size_t max_nodes : {size_t{1}, size_t{7}}) {
+    StructureGraph part;
+    options.max_nodes = max_nodes;
+    ASSERT_TRUE(store_->ExportStructure(options, &part).ok());
+    EXPECT_EQ(StructureNodes(part), max_nodes);
+    EXPECT_EQ(StructureNodes(part) + part.nodes_omitted, total);
+  }
+  StructureGraph top;
+  options.max_nodes = 1000000;
+  options.max_depth = 0;
+  ASSERT_TRUE(store_->ExportStructure(options, &top).ok());
+  EXPECT_EQ(StructureNodes(top), 1u);
+  EXPECT_EQ(top.nodes_omitted, total - 1);
+}
+
+TEST_P(ExportTest, FromKeyStartsAtItsNode) {
+  StructureOptions options;
+  options.has_from_key = true;
+  options.from_key = "zzz";  // never stored: the keys are of a to d
+  StructureGraph graph;
+  EXPECT_EQ(store_->ExportStructure(options, &graph).code(),
+            absl::StatusCode::kNotFound);
+  StructureGraph all, part;
+  options.from_key = *keys_.begin();
+  ASSERT_TRUE(store_->ExportStructure(StructureOptions(), &all).ok());
+  ASSERT_TRUE(store_->ExportStructure(options, &part).ok());
+  EXPECT_GE(StructureNodes(part), 1u);
+  EXPECT_LT(StructureNodes(part), StructureNodes(all) + all.nodes_omitted);
+}
+
+INSTANTIATE_TEST_SUITE_P(Stores, ExportTest,
+                         testing::Values("bst", "avl", "btree:order=4",
+                                         "trie_array", "trie_list", "trie_bst",
+                                         "ctrie", "ctrie:lock=global"),
+                         [](const testing::TestParamInfo<const char*>& info) {
+                           std::string name;
+                           for (const char* c = info.param; *c != '\0'; ++c) {
+                             name += isalnum(*c) ? *c : '_';
+                           }
+                           return name;
+                         });
+
+// The wrappers draw what they wrap.
+TEST(ExportWrappers, LockedAndDurableForward) {
+  const std::string dir = testing::TempDir() + "/export_test_durable";
+  for (const std::string& spec :
+       {std::string("avl"), "durable:dir=" + dir + ":store=avl"}) {
+    auto store = kvlab::MakeStore(spec);
+    ASSERT_TRUE(store.ok()) << spec << ": " << store.status();
+    std::unique_ptr<kvlab::KVStore> locked =
+        kvlab::MakeThreadSafe(*std::move(store));
+    ASSERT_TRUE(locked->Put("k", "v").ok());
+    StructureGraph graph;
+    ASSERT_TRUE(locked->ExportStructure(StructureOptions(), &graph).ok())
+        << spec;
+    EXPECT_EQ(graph.kind, "binary_tree") << spec;
+    ASSERT_EQ(graph.nodes.size(), 1u) << spec;
+    EXPECT_EQ(graph.nodes[0].title, "\"k\"") << spec;
+  }
+}
+
+TEST(ExportDefault, StoresWithoutADrawingSaySo) {
+  auto store = kvlab::MakeStore("std_map");
+  ASSERT_TRUE(store.ok());
+  StructureGraph graph;
+  EXPECT_EQ((*store)->ExportStructure(StructureOptions(), &graph).code(),
+            absl::StatusCode::kUnimplemented);
+}
+
+}  // namespace
