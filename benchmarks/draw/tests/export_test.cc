@@ -218,6 +218,37 @@ TEST(ExportHyperion, ContainersAreWellFormedAndCounted) {
   EXPECT_TRUE((*store)->CheckInvariants().ok());
 }
 
+// Every part of a node the dump annotates reaches the drawing's rows: jump
+// table entries, jump successors and T-node tables, here on every
+// container and T-node that can have them.
+TEST(ExportHyperion, RowsShowJumpTablesAndSuccessors) {
+  auto store = kvlab::MakeStore(
+      "hyperion:jump_table=1:jump_table_min=0:jump_successor=0:"
+      "tnode_table=0:tnode_table_keys=0");
+  ASSERT_TRUE(store.ok()) << store.status();
+  std::mt19937 random(7);
+  for (int i = 0; i < 2000; ++i) {
+    std::string key;
+    for (int len = 2 + random() % 4; len > 0; --len) {
+      key.push_back(static_cast<char>('a' + random() % 26));
+    }
+    ASSERT_TRUE((*store)->Put(key, "v").ok());
+  }
+  StructureGraph graph;
+  ASSERT_TRUE((*store)->ExportStructure(StructureOptions(), &graph).ok());
+  size_t table_entries = 0, successors = 0, tnode_tables = 0;
+  for (const auto& node : graph.nodes) {
+    for (const auto& field : node.fields) {
+      table_entries += field.value.starts_with("jump table: T '");
+      successors += field.value.find(", jump +") != std::string::npos;
+      tnode_tables += field.value.find(", table [") != std::string::npos;
+    }
+  }
+  EXPECT_GT(table_entries, 0u);
+  EXPECT_GT(successors, 0u);
+  EXPECT_GT(tnode_tables, 0u);
+}
+
 TEST(ExportDefault, StoresWithoutADrawingSaySo) {
   auto store = kvlab::MakeStore("std_map");
   ASSERT_TRUE(store.ok());
