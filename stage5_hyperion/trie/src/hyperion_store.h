@@ -180,6 +180,10 @@ class HyperionStore final : public KVStore {
   std::string DebugString() const;
   // One container's annotated bytes (its embedded containers nested).
   std::string DumpContainer(HyperionPointer hp) const;
+  // Each container a box of its annotated bytes (export.cc); max_nodes and
+  // max_depth count containers; from_key is refused (InvalidArgument).
+  absl::Status ExportStructure(const StructureOptions& options,
+                               StructureGraph* graph) const override;
   HyperionPointer root() const { return root_; }
   const MemoryManager& memory() const { return mm_; }
 
