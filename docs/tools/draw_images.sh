@@ -38,3 +38,9 @@ draw trie_list trie_list 5 -- "${trie_ops[@]}"
 draw trie_bst trie_bst 5 -- "${trie_ops[@]}"
 # Stage 4: compressed edges, and a delete that puts blocks on free lists.
 draw ctrie ctrie:lock=global "5 6" -- "${trie_ops[@]}" "delete ten"
+# Stage 5: containers at the byte level, one embedded; then the chapter's
+# ejection example (the paper's Figure 8): the embedded container under
+# "th" ejected to a child container.
+draw hyperion hyperion 5 -- "${trie_ops[@]}"
+draw hyperion_child hyperion:embed=16 7 -- "put that v" "put the v" \
+  "put thio v" "put thou v" "put thus v" "put thy v" "put thz v"

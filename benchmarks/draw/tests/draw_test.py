@@ -155,6 +155,63 @@ class CTrieTest(unittest.TestCase):
         self.assertEqual(freed, sum(int(n["fields"]["blocks"]) for n in free))
 
 
+class HyperionTest(unittest.TestCase):
+    def test_containers_at_the_byte_level(self):
+        ops = ["put tea 1", "put ten 2", "put to 3", "put a 4", "put inn 5"]
+        step = draw("hyperion", ops)
+        caption, nodes, edges = step(5)
+        root = [n for n in nodes if n["title"].startswith("container 0x")]
+        self.assertEqual(len(root), 1, nodes)
+        rows = root[0]["fields"]
+        self.assertRegex(rows["0000 header"], r"^([0-9a-f]{2} ){3}[0-9a-f]{2}$")
+        # The header word: the size in 32-byte units, then the free tail;
+        # the box's label says the same.
+        word = int.from_bytes(bytes.fromhex(rows["0000 header"]), "little")
+        size, free = (word & 0x7FFFF) * 32, (word >> 19) & 0xFF
+        self.assertEqual((size, free), (64, 31))
+        boxes = svg_text.clusters(os.path.join(step.dir, "step-0005.svg"))
+        self.assertIn(f"{root[0]['title']}: 64 bytes, 33 used, 31 free", boxes)
+        texts = [t.strip() for t in rows.values()]
+        self.assertIn("T 'a' leaf+value, key explicit, value[1] '4'", texts)
+        self.assertIn("S 'n' inner, key explicit, suffix 'n' value[1] '5'",
+                      texts)
+        self.assertIn("S 'e' inner, key explicit, embedded container of 9 "
+                      "bytes:", texts)
+        embedded = svg_text.node(nodes, "embedded at 0012")["fields"]
+        self.assertIn("T 'n' leaf+value, key explicit, value[1] '2'",
+                      [t.strip() for t in embedded.values()])
+        self.assertIn("embedded", edges)
+        self.assertTrue(any(b.startswith('embedded under "e" at 0012: 9 bytes')
+                            for b in boxes), boxes)
+        self.assertTrue(any(b.startswith("memory manager") for b in boxes))
+        superbins = svg_text.node(nodes, "superbins in use")["fields"]
+        self.assertEqual(superbins.get("SB 2 (64 B chunks)"),
+                         "1 bin(s), 1 chunk(s) used, 4095 free", superbins)
+        self.assertIn("keys 5, containers 1", "\n".join(caption))
+
+    def test_a_child_container_by_pointer(self):
+        # The chapter's ejection example (the paper's Figure 8): with a
+        # 16-byte embedding budget the container under "th" is ejected by
+        # the seventh key.
+        ops = [f"put {k} v" for k in
+               ("that", "the", "thio", "thou", "thus", "thy", "thz")]
+        step = draw("hyperion:embed=16", ops)
+        caption, nodes, edges = step(7)
+        self.assertIn("keys 7, containers 2", "\n".join(caption))
+        self.assertIn('"h" 7 keys', edges)
+        containers = [n for n in nodes if n["title"].startswith("container")]
+        self.assertEqual(len(containers), 2)
+        rows = [t.strip() for n in containers for t in n["fields"].values()]
+        self.assertTrue(any(r.startswith("S 'h' inner, key explicit, -> "
+                                         "container 0x") and
+                            r.endswith("(7 keys)") for r in rows), rows)
+        self.assertIn("T 'z' leaf+value, delta 1, value[1] 'v'", rows)
+        caption, nodes, _ = draw("hyperion:embed=16", ops, "--max-nodes=1")(7)
+        self.assertIn("1 node(s) not drawn", "\n".join(caption))
+        self.assertEqual(
+            len([n for n in nodes if n["title"].startswith("container")]), 1)
+
+
 class CommandLineTest(unittest.TestCase):
     def test_bad_input_is_refused(self):
         for args in (["--store=avl", "--out=/tmp/x"],

@@ -146,6 +146,109 @@ TEST(ExportWrappers, LockedAndDurableForward) {
   }
 }
 
+// Hyperion draws each container as a box (a cluster) of its bytes, and its
+// embedded containers as boxes inside: the checks above count nodes outside
+// clusters, so it has its own. Small containers are split here, so the
+// drawing has split directories as well.
+TEST(ExportHyperion, ContainersAreWellFormedAndCounted) {
+  auto store = kvlab::MakeStore("hyperion:embed=16:split_above=128");
+  ASSERT_TRUE(store.ok()) << store.status();
+  std::mt19937 random(7);
+  for (int i = 0; i < 2000; ++i) {
+    std::string key;
+    for (int len = 2 + random() % 6; len > 0; --len) {
+      key.push_back(static_cast<char>('a' + random() % 8));
+    }
+    ASSERT_TRUE((*store)->Put(key, "v").ok());
+  }
+  const uint64_t size = (*store)->Size();
+  StructureGraph graph;
+  ASSERT_TRUE((*store)->ExportStructure(StructureOptions(), &graph).ok());
+  EXPECT_EQ(graph.kind, "hyperion");
+  std::set<std::string> ids, clusters;
+  for (const auto& cluster : graph.clusters) {
+    EXPECT_TRUE(clusters.insert(cluster.id).second) << cluster.id;
+  }
+  for (const auto& cluster : graph.clusters) {
+    if (!cluster.parent.empty()) {
+      EXPECT_TRUE(clusters.contains(cluster.parent)) << cluster.id;
+    }
+  }
+  size_t containers = 0, splits = 0, embedded = 0;
+  for (const auto& node : graph.nodes) {
+    EXPECT_TRUE(ids.insert(node.id).second) << node.id;
+    const bool split = node.title.starts_with("split directory");
+    // A split directory is no container: it stands outside the boxes.
+    EXPECT_EQ(node.cluster.empty(), split) << node.id;
+    if (!split) {
+      EXPECT_TRUE(clusters.contains(node.cluster)) << node.id;
+    }
+    containers += node.title.starts_with("container 0x") || split;
+    splits += split;
+    embedded += node.title.starts_with("embedded at ");
+  }
+  std::map<std::string, int> parents;
+  for (const auto& edge : graph.edges) {
+    EXPECT_TRUE(ids.contains(edge.from) && ids.contains(edge.to))
+        << edge.from << " -> " << edge.to;
+    ++parents[edge.to];
+  }
+  for (const auto& [id, count] : parents) EXPECT_EQ(count, 1) << id;
+  // Every container and embedded container but the root has its parent.
+  EXPECT_EQ(parents.size(), containers + embedded - 1);
+  EXPECT_GT(splits, 0u);
+  EXPECT_GT(embedded, 0u);
+  EXPECT_EQ(graph.nodes_omitted, 0u);
+
+  StructureOptions one;
+  one.max_nodes = 1;
+  StructureGraph part;
+  ASSERT_TRUE((*store)->ExportStructure(one, &part).ok());
+  EXPECT_EQ(part.nodes_omitted, containers - 1);
+  StructureOptions top;
+  top.max_depth = 0;
+  StructureGraph root;
+  ASSERT_TRUE((*store)->ExportStructure(top, &root).ok());
+  EXPECT_EQ(root.nodes_omitted, containers - 1);
+  one.has_from_key = true;
+  StructureGraph refused;
+  EXPECT_EQ((*store)->ExportStructure(one, &refused).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ((*store)->Size(), size);
+  EXPECT_TRUE((*store)->CheckInvariants().ok());
+}
+
+// Every part of a node the dump annotates reaches the drawing's rows: jump
+// table entries, jump successors and T-node tables, here on every
+// container and T-node that can have them.
+TEST(ExportHyperion, RowsShowJumpTablesAndSuccessors) {
+  auto store = kvlab::MakeStore(
+      "hyperion:jump_table=1:jump_table_min=0:jump_successor=0:"
+      "tnode_table=0:tnode_table_keys=0");
+  ASSERT_TRUE(store.ok()) << store.status();
+  std::mt19937 random(7);
+  for (int i = 0; i < 2000; ++i) {
+    std::string key;
+    for (int len = 2 + random() % 4; len > 0; --len) {
+      key.push_back(static_cast<char>('a' + random() % 26));
+    }
+    ASSERT_TRUE((*store)->Put(key, "v").ok());
+  }
+  StructureGraph graph;
+  ASSERT_TRUE((*store)->ExportStructure(StructureOptions(), &graph).ok());
+  size_t table_entries = 0, successors = 0, tnode_tables = 0;
+  for (const auto& node : graph.nodes) {
+    for (const auto& field : node.fields) {
+      table_entries += field.value.starts_with("jump table: T '");
+      successors += field.value.find(", jump +") != std::string::npos;
+      tnode_tables += field.value.find(", table [") != std::string::npos;
+    }
+  }
+  EXPECT_GT(table_entries, 0u);
+  EXPECT_GT(successors, 0u);
+  EXPECT_GT(tnode_tables, 0u);
+}
+
 TEST(ExportDefault, StoresWithoutADrawingSaySo) {
   auto store = kvlab::MakeStore("std_map");
   ASSERT_TRUE(store.ok());

@@ -6,6 +6,8 @@
 //     0006  16 74            S 't' leaf, key explicit
 //     0008  22               T 'e' leaf, delta 4
 
+#include "dump.h"
+
 #include <cctype>
 
 #include "absl/strings/str_cat.h"
@@ -18,6 +20,7 @@ namespace kvlab::stage5 {
 
 using hyperion::ChildKind;
 using hyperion::DecodeNode;
+using hyperion::DumpRegion;
 using hyperion::Node;
 using hyperion::NodeType;
 using hyperion::Region;
@@ -70,10 +73,10 @@ const char* TypeText(NodeType type) {
   return "?";
 }
 
-// Appends the annotated nodes of `region`, `indent` spaces in, to `*out`,
-// and the pointers of its child containers to `*children`.
-void DumpRegion(const Region& region, int indent, std::string* out,
-                std::vector<HyperionPointer>* children) {
+}  // namespace
+
+void hyperion::DumpRegion(const Region& region, int indent, std::string* out,
+                          std::vector<HyperionPointer>* children) {
   const uint8_t* buf = region.buf;
   for (uint32_t i = 0; i < region.table_entries; ++i) {
     const uint32_t at =
@@ -162,6 +165,8 @@ void DumpRegion(const Region& region, int indent, std::string* out,
     pos = n.end;
   }
 }
+
+namespace {
 
 // A split directory's pieces, a line each; appends their pointers to
 // `pieces`.

@@ -97,6 +97,10 @@ class HyperionTrie final : public HyperionStore {
   // OK if every invariant above holds, else Internal naming the first
   // violation.
   absl::Status CheckInvariants() const override;
+  // Each container a box of its annotated bytes (export.cc); max_nodes and
+  // max_depth count containers; from_key is refused (InvalidArgument).
+  absl::Status ExportStructure(const StructureOptions& options,
+                               StructureGraph* graph) const override;
 
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;
