@@ -13,8 +13,8 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "hyperion_store.h"
 #include "kvlab/registry.h"
+#include "kvlab/stage5/hyperion_store.h"
 #include "kvlab/stage5/stores.h"
 
 int main(int argc, char** argv) {

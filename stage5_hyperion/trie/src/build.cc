@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 
 namespace kvlab::stage5 {
 
@@ -20,8 +20,8 @@ NodeType EndType(std::string_view value_enc) {
 
 }  // namespace
 
-void HyperionStore::BuildTLevel(const Entry* entries, size_t n, size_t depth,
-                                uint8_t prev, std::string* out) {
+void HyperionTrie::BuildTLevel(const Entry* entries, size_t n, size_t depth,
+                               uint8_t prev, std::string* out) {
   size_t i = 0;
   while (i < n) {
     const uint8_t t = uint8_t(entries[i].key[depth]);
@@ -42,8 +42,8 @@ void HyperionStore::BuildTLevel(const Entry* entries, size_t n, size_t depth,
   }
 }
 
-void HyperionStore::BuildSLevel(const Entry* entries, size_t n, size_t depth,
-                                uint8_t prev, std::string* out) {
+void HyperionTrie::BuildSLevel(const Entry* entries, size_t n, size_t depth,
+                               uint8_t prev, std::string* out) {
   size_t i = 0;
   while (i < n) {
     const uint8_t s = uint8_t(entries[i].key[depth]);
@@ -65,8 +65,8 @@ void HyperionStore::BuildSLevel(const Entry* entries, size_t n, size_t depth,
   }
 }
 
-ChildKind HyperionStore::BuildChild(const Entry* entries, size_t n,
-                                    size_t depth, std::string* out) {
+ChildKind HyperionTrie::BuildChild(const Entry* entries, size_t n, size_t depth,
+                                   std::string* out) {
   if (n == 1 && entries[0].key.size() - depth <= hyperion::kMaxSuffix) {
     hyperion::AppendSuffix(out, entries[0].key.substr(depth),
                            entries[0].value_enc);
@@ -84,7 +84,7 @@ ChildKind HyperionStore::BuildChild(const Entry* entries, size_t n,
   return ChildKind::kPointer;
 }
 
-HyperionPointer HyperionStore::NewContainer(std::string_view payload, Fit fit) {
+HyperionPointer HyperionTrie::NewContainer(std::string_view payload, Fit fit) {
   const uint32_t used = uint32_t(hyperion::kHeaderBytes + payload.size());
   const uint32_t size = hyperion::RoundUpToStep(used);
   const HyperionPointer hp = AllocateChunk(size, fit);

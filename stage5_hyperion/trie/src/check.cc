@@ -1,4 +1,4 @@
-// The invariant checker (hyperion_store.h lists the invariants). Tests run
+// The invariant checker (hyperion_trie.h lists the invariants). Tests run
 // it after every operation of small randomized runs.
 
 #include <algorithm>
@@ -6,7 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 #include "jump_table.h"
 #include "tnode_table.h"
 
@@ -53,10 +53,50 @@ absl::Status CheckValue(const MemoryManager& mm, const uint8_t* enc,
 
 }  // namespace
 
-absl::Status HyperionStore::CheckJumpSuccessor(const uint8_t* buf,
-                                               const Node& t,
-                                               const Region& region,
-                                               bool embedded) const {
+// One run of CheckInvariants: the checks of the invariants hyperion_trie.h
+// lists, over the trie it was made for, which must not change meanwhile.
+class HyperionTrie::Checker {
+ public:
+  explicit Checker(const HyperionTrie& trie)
+      : trie_(trie), mm_(trie.mm_), options_(trie.options_) {}
+
+  // OK if every invariant holds, else Internal naming the first violation.
+  absl::Status Run();
+
+ private:
+  // The checks return OK or Internal naming the first violation. The
+  // nodes of `region` (an embedded container if `embedded`): adds the keys
+  // below it to `*keys` and every chunk it references to `*chunks`.
+  absl::Status CheckRegion(const Region& region, bool embedded, uint64_t* keys,
+                           std::vector<uint64_t>* chunks);
+  // S-node `s` of `region`, after a sibling with key byte `prev_s` (-1:
+  // none), and its child.
+  absl::Status CheckSNode(const Region& region, const Node& s, int prev_s,
+                          uint64_t* keys, std::vector<uint64_t>* chunks);
+  // The child of S-node `s` of `buf`: a container, split container,
+  // embedded container or suffix, with the keys below it.
+  absl::Status CheckChild(const uint8_t* buf, const Node& s, uint64_t* keys,
+                          std::vector<uint64_t>* chunks);
+  // T-node `t`'s jump successor and T-node jump table.
+  absl::Status CheckJumpSuccessor(const uint8_t* buf, const Node& t,
+                                  const Region& region, bool embedded);
+  absl::Status CheckJumpTable(const Region& region);
+  // A child container's header, chunk, free tail and nodes, `keys` the
+  // keys below it.
+  absl::Status CheckChildContainer(HyperionPointer hp, uint64_t* keys,
+                                   std::vector<uint64_t>* chunks);
+  absl::Status CheckSplit(HyperionPointer hp, uint64_t* keys,
+                          std::vector<uint64_t>* chunks);
+
+  const HyperionTrie& trie_;
+  const MemoryManager& mm_;
+  const HyperionOptions& options_;
+};
+
+absl::Status HyperionTrie::Checker::CheckJumpSuccessor(const uint8_t* buf,
+                                                       const Node& t,
+                                                       const Region& region,
+                                                       bool embedded) {
   const bool present = hyperion::HasJumpSuccessor(t.header);
   const bool has_table = hyperion::HasTNodeTable(t.header);
   if (embedded) {
@@ -73,7 +113,7 @@ absl::Status HyperionStore::CheckJumpSuccessor(const uint8_t* buf,
                      " on a T-node with ", children.count, " children"));
   }
   const uint64_t keys = CountKeys(Region{buf, t.pos, end});
-  if (has_table != WantsTNodeTable(children.count, keys)) {
+  if (has_table != trie_.WantsTNodeTable(children.count, keys)) {
     return Violation(absl::StrCat(
         has_table ? "T-node jump table" : "no T-node jump table",
         " on a T-node with ", children.count, " children and ", keys, " keys"));
@@ -111,7 +151,7 @@ absl::Status HyperionStore::CheckJumpSuccessor(const uint8_t* buf,
   return absl::OkStatus();
 }
 
-absl::Status HyperionStore::CheckJumpTable(const Region& region) const {
+absl::Status HyperionTrie::Checker::CheckJumpTable(const Region& region) {
   const uint8_t* c = region.buf;
   // Every T-node's offset, key byte and the keys before it, counted anew.
   std::map<uint32_t, std::pair<uint8_t, uint64_t>> t_nodes;
@@ -158,9 +198,9 @@ absl::Status HyperionStore::CheckJumpTable(const Region& region) const {
   return absl::OkStatus();
 }
 
-absl::Status HyperionStore::CheckRegion(const Region& region, bool embedded,
-                                        uint64_t* keys,
-                                        std::vector<uint64_t>* chunks) const {
+absl::Status HyperionTrie::Checker::CheckRegion(const Region& region,
+                                                bool embedded, uint64_t* keys,
+                                                std::vector<uint64_t>* chunks) {
   const uint8_t* buf = region.buf;
   auto where = [&](uint32_t pos) { return absl::StrCat(" at offset ", pos); };
   if (region.begin >= region.end) {
@@ -223,9 +263,10 @@ absl::Status HyperionStore::CheckRegion(const Region& region, bool embedded,
   return absl::OkStatus();
 }
 
-absl::Status HyperionStore::CheckSNode(const Region& region, const Node& s,
-                                       int prev_s, uint64_t* keys,
-                                       std::vector<uint64_t>* chunks) const {
+absl::Status HyperionTrie::Checker::CheckSNode(const Region& region,
+                                               const Node& s, int prev_s,
+                                               uint64_t* keys,
+                                               std::vector<uint64_t>* chunks) {
   const uint8_t* buf = region.buf;
   auto where = [&] { return absl::StrCat(" at offset ", s.pos); };
   if (s.type == NodeType::kInvalid) {
@@ -258,9 +299,9 @@ absl::Status HyperionStore::CheckSNode(const Region& region, const Node& s,
   return CheckChild(buf, s, keys, chunks);
 }
 
-absl::Status HyperionStore::CheckChild(const uint8_t* buf, const Node& s,
-                                       uint64_t* keys,
-                                       std::vector<uint64_t>* chunks) const {
+absl::Status HyperionTrie::Checker::CheckChild(const uint8_t* buf,
+                                               const Node& s, uint64_t* keys,
+                                               std::vector<uint64_t>* chunks) {
   auto where = [&] { return absl::StrCat(" at offset ", s.pos); };
   switch (s.child) {
     case ChildKind::kNone:
@@ -314,8 +355,8 @@ absl::Status HyperionStore::CheckChild(const uint8_t* buf, const Node& s,
   return absl::OkStatus();
 }
 
-absl::Status HyperionStore::CheckChildContainer(
-    HyperionPointer hp, uint64_t* keys, std::vector<uint64_t>* chunks) const {
+absl::Status HyperionTrie::Checker::CheckChildContainer(
+    HyperionPointer hp, uint64_t* keys, std::vector<uint64_t>* chunks) {
   chunks->push_back(hp.raw());
   const auto* c = static_cast<const uint8_t*>(mm_.Resolve(hp));
   const uint32_t size = hyperion::ContainerSize(c);
@@ -339,8 +380,9 @@ absl::Status HyperionStore::CheckChildContainer(
   return absl::OkStatus();
 }
 
-absl::Status HyperionStore::CheckSplit(HyperionPointer hp, uint64_t* keys,
-                                       std::vector<uint64_t>* chunks) const {
+absl::Status HyperionTrie::Checker::CheckSplit(HyperionPointer hp,
+                                               uint64_t* keys,
+                                               std::vector<uint64_t>* chunks) {
   chunks->push_back(hp.raw());
   const auto* d = static_cast<const uint8_t*>(mm_.Resolve(hp));
   const uint32_t n = hyperion::PieceCount(d);
@@ -395,28 +437,29 @@ absl::Status HyperionStore::CheckSplit(HyperionPointer hp, uint64_t* keys,
   return absl::OkStatus();
 }
 
-absl::Status HyperionStore::CheckInvariants() const {
+absl::Status HyperionTrie::Checker::Run() {
   std::vector<uint64_t> chunks;
   uint64_t keys = 0;
-  if (has_empty_key_) {
+  if (trie_.has_empty_key_) {
     ++keys;
-    if (!empty_value_.IsNull()) {
-      chunks.push_back(empty_value_.raw());
-      if (mm_.Size(empty_value_) == 0) {
+    if (!trie_.empty_value_.IsNull()) {
+      chunks.push_back(trie_.empty_value_.raw());
+      if (mm_.Size(trie_.empty_value_) == 0) {
         return Violation("empty-key chunk of 0 bytes");
       }
     }
-  } else if (!empty_value_.IsNull()) {
+  } else if (!trie_.empty_value_.IsNull()) {
     return Violation("value for an absent empty key");
   }
-  if (!root_.IsNull()) {
-    if (absl::Status e = CheckChildContainer(root_, &keys, &chunks); !e.ok()) {
+  if (!trie_.root_.IsNull()) {
+    if (absl::Status e = CheckChildContainer(trie_.root_, &keys, &chunks);
+        !e.ok()) {
       return Violation(e, "root: ", "");
     }
   }
-  if (keys != size_) {
+  if (keys != trie_.size_) {
     return Violation(
-        absl::StrCat("Size() is ", size_, " but ", keys, " keys found"));
+        absl::StrCat("Size() is ", trie_.size_, " but ", keys, " keys found"));
   }
   std::sort(chunks.begin(), chunks.end());
   if (std::adjacent_find(chunks.begin(), chunks.end()) != chunks.end()) {
@@ -431,6 +474,10 @@ absl::Status HyperionStore::CheckInvariants() const {
   const std::string mm = mm_.CheckConsistency();
   if (!mm.empty()) return Violation("memory manager: " + mm);
   return absl::OkStatus();
+}
+
+absl::Status HyperionTrie::CheckInvariants() const {
+  return Checker(*this).Run();
 }
 
 }  // namespace kvlab::stage5

@@ -7,15 +7,10 @@
 // forwards every pointer it stores, in one walk over all its nodes, before
 // the manager frees the old chunks and unmaps the emptied bins.
 //
-// Automatic compaction (options.compact) is checked every 1,024 writes and
-// runs only after at least size/8 writes since the last one, so its O(size)
-// walk costs O(1) per write amortised. The check follows every write, so
-// the writes' entry points are here too: PutImpl and DeleteImpl, which run
-// Insert and Erase through their undo log (Write).
+// Automatic compaction (options.compact) is checked after every write
+// (write.cc).
 
-#include <new>
-
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 
 namespace kvlab::stage5 {
 
@@ -25,76 +20,7 @@ using hyperion::Node;
 using hyperion::NodeType;
 using hyperion::Region;
 
-namespace {
-
-constexpr uint64_t kCompactCheckEvery = 1024;
-
-// Bytes of free chunks inside mapped bins (superbin 0 has none), less one
-// bin's worth per superbin: the bin being filled, whose untouched chunks
-// cost no memory and which no compaction could empty.
-uint64_t FreeChunkBytes(const MemoryStats& stats) {
-  uint64_t bytes = 0;
-  for (uint32_t i = 1; i < kSuperbins; ++i) {
-    const uint64_t free = stats.superbins[i].chunks_free;
-    if (free > kChunksPerBin) bytes += (free - kChunksPerBin) * ChunkSize(i);
-  }
-  return bytes;
-}
-
-}  // namespace
-
-bool HyperionStore::PutImpl(std::string_view key, std::string_view value) {
-  const bool replaced = Write([&] { return Insert(key, value); });
-  CompactIfFragmented();
-  return replaced;
-}
-
-bool HyperionStore::DeleteImpl(std::string_view key) {
-  if (!Write([&] { return Erase(key); })) return false;
-  CompactIfFragmented();
-  return true;
-}
-
-bool HyperionStore::Write(absl::FunctionRef<bool()> write) {
-  undo_.Clear();
-  const HyperionPointer root = root_, empty_value = empty_value_;
-  const bool has_empty_key = has_empty_key_;
-  const uint64_t size = size_, splits = splits_;
-  try {
-    const bool result = write();
-    undo_.Commit(&mm_);
-    return result;
-  } catch (const std::bad_alloc&) {
-    undo_.Undo(&mm_);
-    root_ = root;
-    empty_value_ = empty_value;
-    has_empty_key_ = has_empty_key;
-    size_ = size;
-    splits_ = splits;
-    throw;
-  }
-}
-
-void HyperionStore::CompactIfFragmented() {
-  ++writes_since_compaction_;
-  if (options_.compact == 0 ||
-      writes_since_compaction_ % kCompactCheckEvery != 0 ||
-      writes_since_compaction_ < size_ / 8) {
-    return;
-  }
-  const MemoryStats stats = mm_.Stats();
-  if (FreeChunkBytes(stats) * 100 >
-      stats.Total().held_bytes * uint64_t{options_.compact}) {
-    // The write is done; a compaction that finds no memory changed nothing
-    // (BeginCompaction) and runs at a later check instead.
-    try {
-      Compact();
-    } catch (const std::bad_alloc&) {
-    }
-  }
-}
-
-CompactionStats HyperionStore::Compact(const CompactionPolicy& policy) {
+CompactionStats HyperionTrie::Compact(const CompactionPolicy& policy) {
   mm_.BeginCompaction(policy);
   root_ = mm_.Forward(root_);
   empty_value_ = mm_.Forward(empty_value_);
@@ -107,12 +33,12 @@ CompactionStats HyperionStore::Compact(const CompactionPolicy& policy) {
   return mm_.FinishCompaction();
 }
 
-void HyperionStore::ForwardValue(uint8_t* enc) {
+void HyperionTrie::ForwardValue(uint8_t* enc) {
   if (!hyperion::IsExternal(enc)) return;
   mm_.Forward(hyperion::ExternalValue(enc)).Store(enc + 1);
 }
 
-void HyperionStore::ForwardRegion(const Region& region) {
+void HyperionTrie::ForwardRegion(const Region& region) {
   // The region's bytes are the trie's own; Region only reads them.
   uint8_t* buf = const_cast<uint8_t*>(region.buf);
   uint32_t pos = region.begin;

@@ -6,11 +6,13 @@
 //     0006  16 74            S 't' leaf, key explicit
 //     0008  22               T 'e' leaf, delta 4
 
+#include "dump.h"
+
 #include <cctype>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 #include "jump_table.h"
 #include "tnode_table.h"
 
@@ -18,6 +20,7 @@ namespace kvlab::stage5 {
 
 using hyperion::ChildKind;
 using hyperion::DecodeNode;
+using hyperion::DumpRegion;
 using hyperion::Node;
 using hyperion::NodeType;
 using hyperion::Region;
@@ -72,9 +75,8 @@ const char* TypeText(NodeType type) {
 
 }  // namespace
 
-void HyperionStore::DumpRegion(const Region& region, int indent,
-                               std::string* out,
-                               std::vector<HyperionPointer>* children) const {
+void hyperion::DumpRegion(const Region& region, int indent, std::string* out,
+                          std::vector<HyperionPointer>* children) {
   const uint8_t* buf = region.buf;
   for (uint32_t i = 0; i < region.table_entries; ++i) {
     const uint32_t at =
@@ -186,7 +188,7 @@ std::string DumpSplit(HyperionPointer hp, const uint8_t* d,
 
 }  // namespace
 
-std::string HyperionStore::DumpContainer(HyperionPointer hp) const {
+std::string HyperionTrie::DumpContainer(HyperionPointer hp) const {
   const auto* c = static_cast<const uint8_t*>(mm_.Resolve(hp));
   if (hyperion::IsSplit(c)) {
     std::vector<HyperionPointer> pieces;
@@ -203,7 +205,7 @@ std::string HyperionStore::DumpContainer(HyperionPointer hp) const {
   return out;
 }
 
-std::string HyperionStore::DebugString() const {
+std::string HyperionTrie::DebugString() const {
   std::string out =
       absl::StrCat("hyperion: ", size_, " keys",
                    has_empty_key_ ? " (empty key present)" : "", "\n");

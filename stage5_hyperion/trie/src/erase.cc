@@ -9,7 +9,7 @@
 #include <cassert>
 
 #include "descent.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 
 namespace kvlab::stage5 {
 
@@ -26,7 +26,7 @@ using hyperion::Stop;
 // at `level`, or an embedded one whose size byte is at `size_pos`) and the
 // T-node and S-node the key passes through in it, with the key bytes of
 // their previous siblings.
-struct HyperionStore::Frame {
+struct HyperionTrie::Frame {
   size_t level = 0;
   size_t depth = 0;  // the key byte this region's T-nodes hold
   bool embedded = false;
@@ -40,8 +40,8 @@ struct HyperionStore::Frame {
 
 // A deletion's path: the real containers it passes, as a write's, and one
 // frame per region (real or embedded) the key passes through.
-struct HyperionStore::ErasePath : hyperion::PathBase {
-  HyperionStore& store;
+struct HyperionTrie::ErasePath : hyperion::PathBase {
+  HyperionTrie& store;
   std::string_view key;
   LevelPath& levels;
   absl::InlinedVector<Frame, 8>& frames;
@@ -71,7 +71,7 @@ struct HyperionStore::ErasePath : hyperion::PathBase {
   }
 };
 
-bool HyperionStore::Erase(std::string_view key) {
+bool HyperionTrie::Erase(std::string_view key) {
   if (key.empty()) {
     if (!has_empty_key_) return false;
     undo_.FreeLater(empty_value_);
@@ -148,9 +148,9 @@ bool HyperionStore::Erase(std::string_view key) {
   return true;
 }
 
-bool HyperionStore::RemoveFromFrame(LevelPath* levels, const Frame* frames,
-                                    size_t f, Loss loss,
-                                    HyperionPointer* freed_chunk) {
+bool HyperionTrie::RemoveFromFrame(LevelPath* levels, const Frame* frames,
+                                   size_t f, Loss loss,
+                                   HyperionPointer* freed_chunk) {
   const Frame& fr = frames[f];
   uint8_t* buf = Base(*levels, fr.level);
   EmbedPath embeds;
@@ -212,9 +212,9 @@ bool HyperionStore::RemoveFromFrame(LevelPath* levels, const Frame* frames,
              : hyperion::ContainerUsed(buf) == hyperion::NodesBegin(buf);
 }
 
-void HyperionStore::RemoveNode(LevelPath* levels, EmbedPath* embeds,
-                               const Region& r, const Node& n, uint32_t end,
-                               uint8_t prev, bool s_level) {
+void HyperionTrie::RemoveNode(LevelPath* levels, EmbedPath* embeds,
+                              const Region& r, const Node& n, uint32_t end,
+                              uint8_t prev, bool s_level) {
   const uint8_t* buf = r.buf;
   std::string bytes;
   uint32_t old_len = end - n.pos;

@@ -1,4 +1,4 @@
-// HyperionStore::ExportStructure: the containers at the byte level, and the
+// HyperionTrie::ExportStructure: the containers at the byte level, and the
 // memory manager's superbins.
 //
 // Each container is a box (a cluster) holding one node: its header, then a
@@ -20,7 +20,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "hyperion_store.h"
+#include "dump.h"
+#include "hyperion_trie.h"
 #include "kvlab/structure.h"
 
 namespace kvlab::stage5 {
@@ -86,8 +87,8 @@ void ExportMemory(const MemoryManager& mm, StructureGraph* graph) {
 
 }  // namespace
 
-absl::Status HyperionStore::ExportStructure(const StructureOptions& options,
-                                            StructureGraph* graph) const {
+absl::Status HyperionTrie::ExportStructure(const StructureOptions& options,
+                                           StructureGraph* graph) const {
   if (options.has_from_key) {
     return absl::InvalidArgumentError(
         "hyperion draws from its root container only: use max_nodes or "
@@ -171,7 +172,7 @@ absl::Status HyperionStore::ExportStructure(const StructureOptions& options,
         }
         std::string dump;
         std::vector<HyperionPointer> unused;
-        DumpRegion(r, 0, &dump, &unused);
+        hyperion::DumpRegion(r, 0, &dump, &unused);
         rows = TopLevelRows(dump);
       }
       // The rows are the region's jump table entries, then its nodes in

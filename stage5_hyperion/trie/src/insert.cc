@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "descent.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 
 namespace kvlab::stage5 {
 
@@ -30,8 +30,8 @@ NodeType EndType(std::string_view value_enc) {
 // A write's path: the real containers it passes (`levels`, each with the
 // T-node on the path) and the embedded containers enclosing the region it
 // is in (`embeds`, from the deepest real container down).
-struct HyperionStore::WritePath : hyperion::PathBase {
-  HyperionStore& store;
+struct HyperionTrie::WritePath : hyperion::PathBase {
+  HyperionTrie& store;
   std::string_view key;
   LevelPath& levels;
   EmbedPath& embeds;
@@ -52,7 +52,7 @@ struct HyperionStore::WritePath : hyperion::PathBase {
   }
 };
 
-bool HyperionStore::Insert(std::string_view key, std::string_view value) {
+bool HyperionTrie::Insert(std::string_view key, std::string_view value) {
   if (key.empty()) {
     const bool replaced = has_empty_key_;
     undo_.FreeLater(empty_value_);
@@ -148,10 +148,10 @@ bool HyperionStore::Insert(std::string_view key, std::string_view value) {
 // The key goes on below S-node d.s.node by `rest`: a new child for a node
 // without one, else a new value for the suffix `rest` or a split of the
 // suffix into a child holding both keys.
-bool HyperionStore::AddBelowS(LevelPath* levels, EmbedPath* embeds,
-                              const hyperion::Descent& d, std::string_view rest,
-                              std::string_view value_enc,
-                              HyperionPointer* old_chunk) {
+bool HyperionTrie::AddBelowS(LevelPath* levels, EmbedPath* embeds,
+                             const hyperion::Descent& d, std::string_view rest,
+                             std::string_view value_enc,
+                             HyperionPointer* old_chunk) {
   const uint8_t* buf = d.region.buf;
   const Node& sn = d.s.node;
   std::string child;

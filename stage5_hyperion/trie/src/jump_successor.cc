@@ -19,7 +19,7 @@
 // container just ejected from an embedded one (which has no jump
 // structures) is normalised as a whole; it is small.
 
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 #include "tnode_table.h"
 
 namespace kvlab::stage5 {
@@ -74,7 +74,7 @@ std::string_view TableOf(const uint8_t* buf, const Node& t) {
 
 }  // namespace
 
-std::string HyperionStore::WithJumpSuccessors(std::string_view nodes) const {
+std::string HyperionTrie::WithJumpSuccessors(std::string_view nodes) const {
   const auto* buf = reinterpret_cast<const uint8_t*>(nodes.data());
   const uint32_t end = uint32_t(nodes.size());
   std::string out;
@@ -100,8 +100,8 @@ std::string HyperionStore::WithJumpSuccessors(std::string_view nodes) const {
   return out;
 }
 
-void HyperionStore::SetJumpSuccessor(LevelPath* levels, size_t i, const Node& t,
-                                     uint32_t jump, uint64_t keys) {
+void HyperionTrie::SetJumpSuccessor(LevelPath* levels, size_t i, const Node& t,
+                                    uint32_t jump, uint64_t keys) {
   uint8_t* c = Base(*levels, i);
   // The varint may change length; then the T-node's head is respliced.
   if (hyperion::kJumpBytes + hyperion::VarintSize(keys) ==
@@ -115,8 +115,8 @@ void HyperionStore::SetJumpSuccessor(LevelPath* levels, size_t i, const Node& t,
   RawSpliceAt(levels, i, t.pos, t.value_pos - t.pos, head);
 }
 
-void HyperionStore::FinishJumpSuccessors(LevelPath* levels, size_t i,
-                                         std::string_view key, int key_delta) {
+void HyperionTrie::FinishJumpSuccessors(LevelPath* levels, size_t i,
+                                        std::string_view key, int key_delta) {
   const Level& level = (*levels)[i];
   uint8_t* c = Base(*levels, i);
   if (level.changed && level.ejected) {
@@ -187,13 +187,13 @@ void HyperionStore::FinishJumpSuccessors(LevelPath* levels, size_t i,
   }
 }
 
-bool HyperionStore::WantsTNodeTable(uint32_t children, uint64_t keys) const {
+bool HyperionTrie::WantsTNodeTable(uint32_t children, uint64_t keys) const {
   return children > options_.jump_successor &&
          children > options_.tnode_table && keys >= options_.tnode_table_keys;
 }
 
-bool HyperionStore::TNodeTableMayFlip(const Node& t, bool s_added,
-                                      uint64_t keys, int key_delta) const {
+bool HyperionTrie::TNodeTableMayFlip(const Node& t, bool s_added, uint64_t keys,
+                                     int key_delta) const {
   const uint64_t min_keys = options_.tnode_table_keys;
   if (hyperion::HasTNodeTable(t.header)) return keys < min_keys;
   // No table: its children were too few or its keys too few. Only more
@@ -202,9 +202,9 @@ bool HyperionStore::TNodeTableMayFlip(const Node& t, bool s_added,
          (s_added || (key_delta > 0 && keys - key_delta < min_keys));
 }
 
-bool HyperionStore::UpdateTNodeTable(uint8_t* buf, const Node& t,
-                                     const Level& level, std::string_view key,
-                                     int64_t bytes, int key_delta) {
+bool HyperionTrie::UpdateTNodeTable(uint8_t* buf, const Node& t,
+                                    const Level& level, std::string_view key,
+                                    int64_t bytes, int key_delta) {
   if (!hyperion::HasTNodeTable(t.header)) return true;
   // A key ending at the T-node changed its value, not its children.
   if (key.size() == level.depth + 1) return true;
@@ -251,8 +251,8 @@ bool HyperionStore::UpdateTNodeTable(uint8_t* buf, const Node& t,
   return true;
 }
 
-std::string HyperionStore::TNodeTableFor(const uint8_t* buf, uint32_t begin,
-                                         uint32_t end) {
+std::string HyperionTrie::TNodeTableFor(const uint8_t* buf, uint32_t begin,
+                                        uint32_t end) {
   hyperion::TNodeTableBuilder table;
   uint8_t prev = 0;
   for (uint32_t pos = begin; pos < end;) {
@@ -264,8 +264,8 @@ std::string HyperionStore::TNodeTableFor(const uint8_t* buf, uint32_t begin,
   return table.Finish();
 }
 
-void HyperionStore::ShiftTNodeTable(uint8_t* buf, const Node& t, uint8_t s,
-                                    int64_t bytes, int key_delta) {
+void HyperionTrie::ShiftTNodeTable(uint8_t* buf, const Node& t, uint8_t s,
+                                   int64_t bytes, int key_delta) {
   if (!hyperion::HasTNodeTable(t.header)) return;
   uint8_t* table = buf + t.table_pos;
   for (uint32_t e = 0; e < hyperion::kTNodeTableEntries; ++e) {

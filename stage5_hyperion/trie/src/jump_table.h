@@ -14,7 +14,7 @@
 // successors. Used entries come first, sorted by key byte and strictly
 // increasing; unused ones (offset 0) fill the rest. An entry may name any
 // T-node of the container: which ones is the builder's choice
-// (HyperionStore::RebuildJumpTable), correctness only needs each entry to
+// (HyperionTrie::RebuildJumpTable), correctness only needs each entry to
 // be true.
 
 #ifndef KVLAB_STAGE5_JUMP_TABLE_H_

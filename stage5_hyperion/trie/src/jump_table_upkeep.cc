@@ -15,7 +15,7 @@
 
 #include <cstring>
 
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 #include "jump_table.h"
 
 namespace kvlab::stage5 {
@@ -40,8 +40,8 @@ uint32_t JumpTableGroupsFor(size_t t_nodes) {
 
 }  // namespace
 
-void HyperionStore::FinishJumpTable(LevelPath* levels, size_t i,
-                                    std::string_view key, int key_delta) {
+void HyperionTrie::FinishJumpTable(LevelPath* levels, size_t i,
+                                   std::string_view key, int key_delta) {
   const Level& level = (*levels)[i];
   // A container this operation ejected is new: no table, no lookup in it.
   if (level.ejected) return;
@@ -101,7 +101,7 @@ void HyperionStore::FinishJumpTable(LevelPath* levels, size_t i,
   }
 }
 
-void HyperionStore::RebuildJumpTable(LevelPath* levels, size_t i) {
+void HyperionTrie::RebuildJumpTable(LevelPath* levels, size_t i) {
   const uint8_t* c = Base(*levels, i);
   const uint32_t used = hyperion::ContainerUsed(c);
   std::vector<JumpTableEntry> t_nodes;

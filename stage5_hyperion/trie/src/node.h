@@ -38,7 +38,7 @@
 //                     kvlab's extension (the paper has no GetNth): GetNth
 //                     steps over the T-node the same way.
 // Only T-nodes of real containers carry one, never those of embedded
-// containers (hyperion_store.h says which). The jump counts from the
+// containers (hyperion_trie.h says which). The jump counts from the
 // value, so adding or dropping a T-node jump table leaves it unchanged.
 //
 // An S-node's child is one of

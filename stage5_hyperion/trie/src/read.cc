@@ -3,7 +3,7 @@
 // key count and an embedded container by counting its (at most 255) bytes.
 
 #include "descent.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 #include "jump_table.h"
 #include "tnode_table.h"
 
@@ -19,8 +19,8 @@ using hyperion::Stop;
 
 // Get records nothing on its way down; a pointer child leads to the
 // container, or the piece of a split one, that holds the next key byte.
-struct HyperionStore::ReadPath : hyperion::PathBase {
-  const HyperionStore& store;
+struct HyperionTrie::ReadPath : hyperion::PathBase {
+  const HyperionTrie& store;
   std::string_view key;
 
   const uint8_t* EnterPointer(const uint8_t* buf, const Node& s, size_t depth) {
@@ -29,7 +29,7 @@ struct HyperionStore::ReadPath : hyperion::PathBase {
   }
 };
 
-bool HyperionStore::GetImpl(std::string_view key, std::string* value) const {
+bool HyperionTrie::GetImpl(std::string_view key, std::string* value) const {
   if (key.empty()) {
     if (!has_empty_key_) return false;
     if (value != nullptr) {
@@ -69,7 +69,7 @@ bool HyperionStore::GetImpl(std::string_view key, std::string* value) const {
   return true;
 }
 
-uint64_t HyperionStore::CountKeys(const Region& region) {
+uint64_t HyperionTrie::CountKeys(const Region& region) {
   uint64_t keys = 0;
   const uint8_t* buf = region.buf;
   uint32_t pos = region.begin;
@@ -96,8 +96,8 @@ uint64_t HyperionStore::CountKeys(const Region& region) {
   return keys;
 }
 
-bool HyperionStore::GetNth(uint64_t n, std::string* key,
-                           std::string* value) const {
+bool HyperionTrie::GetNth(uint64_t n, std::string* key,
+                          std::string* value) const {
   if (n >= size_) return false;
   if (has_empty_key_) {
     if (n == 0) {
@@ -123,8 +123,8 @@ bool HyperionStore::GetNth(uint64_t n, std::string* key,
   return found;
 }
 
-bool HyperionStore::NthInRegion(const Region& region, uint64_t n,
-                                std::string* key, std::string* value) const {
+bool HyperionTrie::NthInRegion(const Region& region, uint64_t n,
+                               std::string* key, std::string* value) const {
   const uint8_t* buf = region.buf;
   uint32_t pos = region.begin;
   hyperion::PreorderDecoder decoder;
@@ -219,6 +219,6 @@ bool HyperionStore::NthInRegion(const Region& region, uint64_t n,
   return false;
 }
 
-bool HyperionStore::DeleteNth(uint64_t n) { return DeleteNthByKey(n); }
+bool HyperionTrie::DeleteNth(uint64_t n) { return DeleteNthByKey(n); }
 
 }  // namespace kvlab::stage5

@@ -16,7 +16,7 @@
 #include <cstring>
 
 #include "descent.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 #include "short_copy.h"
 
 namespace kvlab::stage5 {
@@ -45,8 +45,7 @@ inline uint8_t ReadKeyByte(const uint8_t** p, uint8_t prev) {
 
 }  // namespace
 
-uint64_t HyperionStore::Scan(std::string_view start,
-                             ScanVisitor visitor) const {
+uint64_t HyperionTrie::Scan(std::string_view start, ScanVisitor visitor) const {
   uint64_t visited = 0;
   if (has_empty_key_ && start.empty()) {
     ++visited;
@@ -69,13 +68,12 @@ uint64_t HyperionStore::Scan(std::string_view start,
 }
 
 // Inline: the walk makes this call for every key.
-inline bool HyperionStore::Emit(std::string_view value,
-                                ScanState* state) const {
+inline bool HyperionTrie::Emit(std::string_view value, ScanState* state) const {
   ++state->visited;
   return state->visitor(state->Key(), value);
 }
 
-void HyperionStore::Walk(ScanState* state) const {
+void HyperionTrie::Walk(ScanState* state) const {
   char* const key = state->key;
   // The top level lives in these locals; the levels below it on the stack
   // hold where each resumes once the one above is done.
@@ -173,9 +171,9 @@ void HyperionStore::Walk(ScanState* state) const {
   }
 }
 
-HyperionStore::ScanState::Level HyperionStore::PieceLevel(const uint8_t* split,
-                                                          uint32_t piece,
-                                                          uint32_t base) const {
+HyperionTrie::ScanState::Level HyperionTrie::PieceLevel(const uint8_t* split,
+                                                        uint32_t piece,
+                                                        uint32_t base) const {
   const Region nodes = hyperion::WholeContainer(static_cast<const uint8_t*>(
       mm_.Resolve(hyperion::PiecePointer(split, piece))));
   return {nodes.buf + nodes.begin,
@@ -187,8 +185,8 @@ HyperionStore::ScanState::Level HyperionStore::PieceLevel(const uint8_t* split,
           piece + 1};
 }
 
-void HyperionStore::PrefetchNextChild(const uint8_t* p,
-                                      const uint8_t* end) const {
+void HyperionTrie::PrefetchNextChild(const uint8_t* p,
+                                     const uint8_t* end) const {
   for (int nodes = 0; nodes < kPrefetchLookahead; ++nodes) {
     if (p >= end || *p == 0) return;
     const uint8_t header = *p;
@@ -205,7 +203,7 @@ void HyperionStore::PrefetchNextChild(const uint8_t* p,
   }
 }
 
-void HyperionStore::ScanState::Append(const uint8_t* bytes, size_t n) {
+void HyperionTrie::ScanState::Append(const uint8_t* bytes, size_t n) {
   if (n <= hyperion::kMaxShortCopy) {
     hyperion::CopyShort(key + length, bytes, n);
   } else {
@@ -218,8 +216,8 @@ void HyperionStore::ScanState::Append(const uint8_t* bytes, size_t n) {
 // the path's S-node there is in range whole, and goes on the stack for the
 // walk (the deepest region on top). The key bytes of the path are written
 // as it goes.
-struct HyperionStore::ScanPath : hyperion::PathBase {
-  const HyperionStore& store;
+struct HyperionTrie::ScanPath : hyperion::PathBase {
+  const HyperionTrie& store;
   std::string_view bound;
   ScanState* state;
   // The current region is a piece of this split directory, and the walk
@@ -257,8 +255,8 @@ struct HyperionStore::ScanPath : hyperion::PathBase {
   }
 };
 
-bool HyperionStore::ScanFrom(const Region& root, std::string_view bound,
-                             ScanState* state) const {
+bool HyperionTrie::ScanFrom(const Region& root, std::string_view bound,
+                            ScanState* state) const {
   ScanPath path{{}, *this, bound, state};
   const Descent d = hyperion::Descend(root, bound, path);
   const uint8_t* buf = d.region.buf;

@@ -8,7 +8,7 @@
 #include <cassert>
 #include <cstring>
 
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 
 namespace kvlab::stage5 {
 
@@ -18,8 +18,8 @@ using hyperion::kFlagShift;
 using hyperion::Node;
 using hyperion::NodeType;
 
-void HyperionStore::SetLevelPointer(LevelPath* levels, size_t i,
-                                    HyperionPointer hp) {
+void HyperionTrie::SetLevelPointer(LevelPath* levels, size_t i,
+                                   HyperionPointer hp) {
   const Level& level = (*levels)[i];
   (*levels)[i].hp = hp;
   if (i == 0) {
@@ -34,7 +34,7 @@ void HyperionStore::SetLevelPointer(LevelPath* levels, size_t i,
   hp.Store(at);
 }
 
-void HyperionStore::AddToCounts(const LevelPath& levels, int delta) {
+void HyperionTrie::AddToCounts(const LevelPath& levels, int delta) {
   auto add = [&](uint8_t* count) {
     undo_.SaveBytes(count, hyperion::kCountBytes);
     hyperion::StoreCount(count, hyperion::LoadCount(count) + delta);
@@ -49,8 +49,8 @@ void HyperionStore::AddToCounts(const LevelPath& levels, int delta) {
   }
 }
 
-void HyperionStore::RawSpliceAt(LevelPath* levels, size_t li, uint32_t pos,
-                                uint32_t old_len, std::string_view bytes) {
+void HyperionTrie::RawSpliceAt(LevelPath* levels, size_t li, uint32_t pos,
+                               uint32_t old_len, std::string_view bytes) {
   uint8_t* c = Base(*levels, li);
   const uint32_t size = hyperion::ContainerSize(c);
   const uint32_t used = hyperion::ContainerUsed(c);
@@ -94,15 +94,15 @@ void HyperionStore::RawSpliceAt(LevelPath* levels, size_t li, uint32_t pos,
   if (new_size < size) ResizeInPlace(hp, new_size);
 }
 
-void HyperionStore::ResizeInPlace(HyperionPointer hp, size_t new_size) {
+void HyperionTrie::ResizeInPlace(HyperionPointer hp, size_t new_size) {
   undo_.Resized(hp, mm_.Size(hp));
   const HyperionPointer same = mm_.Reallocate(hp, new_size);
   assert(same == hp);
   (void)same;
 }
 
-void HyperionStore::Splice(LevelPath* levels, EmbedPath* embeds, uint32_t pos,
-                           uint32_t old_len, std::string_view bytes) {
+void HyperionTrie::Splice(LevelPath* levels, EmbedPath* embeds, uint32_t pos,
+                          uint32_t old_len, std::string_view bytes) {
   const int64_t delta = int64_t(bytes.size()) - int64_t(old_len);
   // The outermost embedded container is the largest; once it fits, the
   // nested ones fit too. It also leaves a container already past
@@ -125,7 +125,7 @@ void HyperionStore::Splice(LevelPath* levels, EmbedPath* embeds, uint32_t pos,
   RawSplice(levels, pos, old_len, bytes);
 }
 
-void HyperionStore::Eject(LevelPath* levels, EmbedPath* embeds, uint32_t* pos) {
+void HyperionTrie::Eject(LevelPath* levels, EmbedPath* embeds, uint32_t* pos) {
   const size_t li = levels->size() - 1;
   const Embed e = embeds->front();
   uint8_t* c = Base(*levels, li);
@@ -162,9 +162,9 @@ void HyperionStore::Eject(LevelPath* levels, EmbedPath* embeds, uint32_t* pos) {
   }
 }
 
-void HyperionStore::InsertSibling(LevelPath* levels, EmbedPath* embeds,
-                                  const hyperion::SiblingSearch& search,
-                                  uint8_t key, std::string nodes) {
+void HyperionTrie::InsertSibling(LevelPath* levels, EmbedPath* embeds,
+                                 const hyperion::SiblingSearch& search,
+                                 uint8_t key, std::string nodes) {
   uint32_t old_len = 0;
   if (search.has_next) {
     // The sibling after the insertion point now follows `key`.
@@ -174,7 +174,7 @@ void HyperionStore::InsertSibling(LevelPath* levels, EmbedPath* embeds,
   Splice(levels, embeds, search.pos, old_len, nodes);
 }
 
-std::string HyperionStore::Reencoded(const Node& n, uint8_t prev) {
+std::string HyperionTrie::Reencoded(const Node& n, uint8_t prev) {
   std::string out;
   // The stored type: a bare leaf stays one.
   hyperion::AppendHeaderAndKey(&out, hyperion::StoredTypeOf(n.header), n.s,
@@ -182,10 +182,10 @@ std::string HyperionStore::Reencoded(const Node& n, uint8_t prev) {
   return out;
 }
 
-std::string HyperionStore::Rewritten(const uint8_t* buf, const Node& n,
-                                     NodeType type, std::string_view value_enc,
-                                     ChildKind child,
-                                     std::string_view child_bytes) {
+std::string HyperionTrie::Rewritten(const uint8_t* buf, const Node& n,
+                                    NodeType type, std::string_view value_enc,
+                                    ChildKind child,
+                                    std::string_view child_bytes) {
   std::string out;
   if (n.s) {
     // An S-node keeps its key byte's encoding against the same predecessor.
@@ -209,8 +209,8 @@ std::string HyperionStore::Rewritten(const uint8_t* buf, const Node& n,
 
 // Jump successors first: the jump table's entries after the path's T-node
 // move by the level's final change in bytes, theirs included.
-void HyperionStore::FinishLevel(LevelPath* levels, size_t i,
-                                std::string_view key, int key_delta) {
+void HyperionTrie::FinishLevel(LevelPath* levels, size_t i,
+                               std::string_view key, int key_delta) {
   if ((*levels)[i].finished) return;
   (*levels)[i].finished = true;
   FinishJumpSuccessors(levels, i, key, key_delta);

@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <string>
 
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 
 namespace kvlab::stage5 {
 
@@ -55,9 +55,9 @@ uint32_t Distance(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
 
 }  // namespace
 
-HyperionStore::Level HyperionStore::ChildLevel(const uint8_t* buf, uint32_t ref,
-                                               std::string_view key,
-                                               size_t depth) const {
+HyperionTrie::Level HyperionTrie::ChildLevel(const uint8_t* buf, uint32_t ref,
+                                             std::string_view key,
+                                             size_t depth) const {
   Level level{
       .hp = HyperionPointer::Load(buf + ref), .ref = ref, .depth = depth};
   const uint8_t* c = ResolveAhead(level.hp);
@@ -70,14 +70,13 @@ HyperionStore::Level HyperionStore::ChildLevel(const uint8_t* buf, uint32_t ref,
   return level;
 }
 
-const uint8_t* HyperionStore::ContainerFor(HyperionPointer hp,
-                                           uint8_t t) const {
+const uint8_t* HyperionTrie::ContainerFor(HyperionPointer hp, uint8_t t) const {
   const uint8_t* c = ResolveAhead(hp);
   if (!hyperion::IsSplit(c)) return c;
   return ResolveAhead(hyperion::PiecePointer(c, hyperion::PieceFor(c, t)));
 }
 
-const uint8_t* HyperionStore::ResolveAhead(HyperionPointer hp) const {
+const uint8_t* HyperionTrie::ResolveAhead(HyperionPointer hp) const {
   const MemoryManager::Span span = mm_.ResolveSpan(hp);
   const auto* c = static_cast<const uint8_t*>(span.address);
   if (span.bytes <= options_.read_ahead) {
@@ -86,18 +85,18 @@ const uint8_t* HyperionStore::ResolveAhead(HyperionPointer hp) const {
   return c;
 }
 
-uint64_t HyperionStore::SplitThreshold(uint32_t size, uint64_t keys) const {
+uint64_t HyperionTrie::SplitThreshold(uint32_t size, uint64_t keys) const {
   const bool large_nodes = uint64_t{size} >= keys * options_.large_node;
   return large_nodes ? LowestSplitThreshold() : options_.split_above;
 }
 
-uint64_t HyperionStore::LowestSplitThreshold() const {
+uint64_t HyperionTrie::LowestSplitThreshold() const {
   return options_.split_large_above != 0
              ? std::min(options_.split_above, options_.split_large_above)
              : options_.split_above;
 }
 
-void HyperionStore::SplitIfLarge(LevelPath* levels, size_t i) {
+void HyperionTrie::SplitIfLarge(LevelPath* levels, size_t i) {
   if (options_.split_above == 0 || i == 0) return;
   const Level level = (*levels)[i];
   uint8_t* c = Base(*levels, i);
@@ -177,7 +176,7 @@ void HyperionStore::SplitIfLarge(LevelPath* levels, size_t i) {
   ++splits_;
 }
 
-void HyperionStore::RemovePiece(LevelPath* levels, size_t i) {
+void HyperionTrie::RemovePiece(LevelPath* levels, size_t i) {
   Level& level = (*levels)[i];
   level.finished = true;
   undo_.FreeLater(level.hp);

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "hyperion_store.h"
+#include "kvlab/stage5/hyperion_store.h"
 
 namespace kvlab {
 
@@ -69,7 +69,7 @@ void RegisterStage5Stores(StoreRegistry* registry) {
         absl::StatusOr<stage5::HyperionOptions> o =
             stage5::HyperionOptions::FromStoreOptions(options);
         if (!o.ok()) return o.status();
-        return std::make_unique<stage5::HyperionStore>(*o);
+        return stage5::NewHyperionStore(*o);
       },
   });
 }

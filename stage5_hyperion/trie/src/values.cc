@@ -3,13 +3,13 @@
 
 #include <cstring>
 
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 
 namespace kvlab::stage5 {
 
 using hyperion::IsExternal;
 
-void HyperionStore::EncodeValue(std::string_view value, EncodedValue* out) {
+void HyperionTrie::EncodeValue(std::string_view value, EncodedValue* out) {
   out->size = 0;
   if (value.empty()) return;
   if (value.size() <= options_.inline_value) {
@@ -24,20 +24,20 @@ void HyperionStore::EncodeValue(std::string_view value, EncodedValue* out) {
   out->size = hyperion::kExternalValueBytes;
 }
 
-HyperionPointer HyperionStore::NewChunkWith(std::string_view bytes) {
+HyperionPointer HyperionTrie::NewChunkWith(std::string_view bytes) {
   const HyperionPointer hp = AllocateChunk(bytes.size());
   std::memcpy(mm_.Resolve(hp), bytes.data(), bytes.size());
   return hp;
 }
 
-std::string_view HyperionStore::ExternalValueAt(const uint8_t* enc) const {
+std::string_view HyperionTrie::ExternalValueAt(const uint8_t* enc) const {
   const HyperionPointer hp = hyperion::ExternalValue(enc);
   return std::string_view(static_cast<const char*>(mm_.Resolve(hp)),
                           mm_.Size(hp));
 }
 
-HyperionPointer HyperionStore::ExternalChunk(const uint8_t* enc,
-                                             uint32_t bytes) {
+HyperionPointer HyperionTrie::ExternalChunk(const uint8_t* enc,
+                                            uint32_t bytes) {
   if (bytes == 0 || !IsExternal(enc)) return HyperionPointer();
   return hyperion::ExternalValue(enc);
 }

@@ -20,7 +20,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 #include "kvlab/string_view_compat.h"
 #include "kvlab/testing/test_scale.h"
 
@@ -111,7 +111,7 @@ std::string Value(std::mt19937_64& rng, size_t max) {
   return v;
 }
 
-void RunAgainstOracle(HyperionStore* store, const KeySource& source,
+void RunAgainstOracle(HyperionTrie* store, const KeySource& source,
                       const RunSpec& run, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<std::string> pool;
@@ -217,7 +217,7 @@ void RunAgainstOracle(HyperionStore* store, const KeySource& source,
   for (const auto& [key, value] : oracle) ASSERT_TRUE(store->Delete(key));
   EXPECT_EQ(store->Size(), 0u);
   EXPECT_EQ(store->CheckInvariants(), absl::OkStatus());
-  EXPECT_EQ(store->MemoryUsage(), HyperionStore().MemoryUsage());
+  EXPECT_EQ(store->MemoryUsage(), HyperionTrie().MemoryUsage());
 }
 
 uint64_t LargeOps() {
@@ -251,7 +251,7 @@ class HyperionDifferential : public ::testing::TestWithParam<Distribution> {};
 // Small runs, every invariant checked after every operation.
 TEST_P(HyperionDifferential, InvariantsAfterEveryOperation) {
   for (uint64_t seed = 1; seed <= 3; ++seed) {
-    HyperionStore store;
+    HyperionTrie store;
     RunAgainstOracle(&store, GetParam().source,
                      RunSpec{.operations = testing::Scaled(3'000, 300),
                              .key_pool = 150 * seed,
@@ -265,10 +265,10 @@ TEST_P(HyperionDifferential, InvariantsAfterEveryOperation) {
 // with children: ejections are frequent, and each ejected container gets
 // its jump successors at once.
 TEST_P(HyperionDifferential, InvariantsWithTinyEmbeddingAndExternalValues) {
-  HyperionStore store(HyperionOptions{.inline_value = 0,
-                                      .embed_limit = 16,
-                                      .eject_above = 256,
-                                      .jump_successor = 0});
+  HyperionTrie store(HyperionOptions{.inline_value = 0,
+                                     .embed_limit = 16,
+                                     .eject_above = 256,
+                                     .jump_successor = 0});
   RunAgainstOracle(&store, GetParam().source,
                    RunSpec{.operations = testing::Scaled(3'000, 300),
                            .key_pool = 400,
@@ -283,7 +283,7 @@ TEST_P(HyperionDifferential, InvariantsWithTinyEmbeddingAndExternalValues) {
 // checked after every operation, and GetNth starts from them.
 TEST_P(HyperionDifferential, InvariantsWithJumpTables) {
   for (const uint32_t jump_table : {1u, 4u}) {
-    HyperionStore store(
+    HyperionTrie store(
         HyperionOptions{.jump_table = jump_table, .jump_table_min = 0});
     RunAgainstOracle(&store, GetParam().source,
                      RunSpec{.operations = testing::Scaled(3'000, 300),
@@ -305,11 +305,11 @@ TEST_P(HyperionDifferential, InvariantsWithJumpTables) {
 TEST_P(HyperionDifferential, InvariantsWithTNodeTables) {
   for (const uint32_t tnode_table : {0u, 8u}) {
     const bool first = tnode_table == 0;
-    HyperionStore store(HyperionOptions{.tnode_table = tnode_table,
-                                        .tnode_table_keys = first ? 0u : 40u,
-                                        .jump_table = first ? 8u : 1u,
-                                        .jump_table_min = first ? 1024u : 0u,
-                                        .split_above = first ? 8192u : 512u});
+    HyperionTrie store(HyperionOptions{.tnode_table = tnode_table,
+                                       .tnode_table_keys = first ? 0u : 40u,
+                                       .jump_table = first ? 8u : 1u,
+                                       .jump_table_min = first ? 1024u : 0u,
+                                       .split_above = first ? 8192u : 512u});
     RunAgainstOracle(&store, GetParam().source,
                      RunSpec{.operations = testing::Scaled(4'000, 400),
                              .key_pool = 1'500,
@@ -326,7 +326,7 @@ TEST_P(HyperionDifferential, InvariantsWithTNodeTables) {
 // range and count, and every chunk accounted for.
 TEST_P(HyperionDifferential, InvariantsWithSplits) {
   for (const uint32_t split_above : {64u, 512u}) {
-    HyperionStore store(HyperionOptions{
+    HyperionTrie store(HyperionOptions{
         .jump_table = 1, .jump_table_min = 0, .split_above = split_above});
     const uint64_t operations = testing::Scaled(4'000, 400);
     RunAgainstOracle(
@@ -350,7 +350,7 @@ TEST_P(HyperionDifferential, InvariantsWithSplits) {
 // and accounts for every chunk, the contents match, and every remaining
 // key can still be replaced and deleted, leaving no chunk behind.
 TEST_P(HyperionDifferential, CompactionAfterManyDeletes) {
-  HyperionStore store(HyperionOptions{.inline_value = 4, .embed_limit = 16});
+  HyperionTrie store(HyperionOptions{.inline_value = 4, .embed_limit = 16});
   std::mt19937_64 rng(21);
   std::map<std::string, std::string> oracle;
   std::vector<std::string> order;
@@ -392,7 +392,7 @@ TEST_P(HyperionDifferential, CompactionAfterManyDeletes) {
 // containers reach the default 8 KiB).
 TEST_P(HyperionDifferential, LargeRun) {
   for (const uint32_t split_above : {HyperionOptions().split_above, 256u}) {
-    HyperionStore store(HyperionOptions{.split_above = split_above});
+    HyperionTrie store(HyperionOptions{.split_above = split_above});
     const uint64_t ops = LargeOps();
     RunAgainstOracle(&store, GetParam().source,
                      RunSpec{.operations = ops,
@@ -410,13 +410,13 @@ INSTANTIATE_TEST_SUITE_P(
 
 // The shared runner, with the invariant checker as its hook.
 TEST(HyperionSharedDifferential, InvariantsHoldThroughout) {
-  HyperionStore store;
+  HyperionTrie store;
   testing::DifferentialOptions options;
   options.operations = testing::Scaled(5'000, 500);
   options.key_pool = 300;
   options.max_key_length = 200;
   options.after_each_operation = [](const KVStore& s) {
-    ASSERT_EQ(static_cast<const HyperionStore&>(s).CheckInvariants(),
+    ASSERT_EQ(static_cast<const HyperionTrie&>(s).CheckInvariants(),
               absl::OkStatus());
   };
   testing::RunDifferential(&store, options);

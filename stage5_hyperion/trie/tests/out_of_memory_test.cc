@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 #include "kvlab/stage5/memory_manager.h"
 #include "kvlab/testing/allocation_failure.h"
 #include "kvlab/testing/failing_allocator.h"
@@ -212,7 +212,7 @@ TEST(MemoryManagerOutOfMemory, MemoryGoneForGoodFromEachAllocation) {
 // kMaxValueSize in heap blocks, containers split and jump tables rebuilt at
 // nearly every write, every T-node with jump structures.
 std::unique_ptr<KVStore> BusyStore() {
-  return std::make_unique<HyperionStore>(
+  return std::make_unique<HyperionTrie>(
       HyperionOptions{.inline_value = 16,
                       .embed_limit = 16,
                       .jump_successor = 1,
@@ -245,7 +245,7 @@ TEST(HyperionOutOfMemory, BusyStoreMemoryGoneForGood) {
 
 // A store whose bins are fragmented: 12,000 keys, each value in a chunk of
 // its own (superbin 2), two of every three deleted again.
-void FragmentedStore(HyperionStore* store, std::map<std::string, int>* model) {
+void FragmentedStore(HyperionTrie* store, std::map<std::string, int>* model) {
   std::vector<std::string> keys;
   for (int i = 0; i < 12000; ++i) {
     const std::string key = "k" + std::to_string(i * 7919 % 12000);
@@ -263,7 +263,7 @@ void FragmentedStore(HyperionStore* store, std::map<std::string, int>* model) {
 // Compact() either compacts or throws std::bad_alloc having moved nothing.
 TEST(HyperionOutOfMemory, CompactionFindingNoMemory) {
   for (uint64_t k = 1;; ++k) {
-    HyperionStore store(HyperionOptions{.inline_value = 0});
+    HyperionTrie store(HyperionOptions{.inline_value = 0});
     std::map<std::string, int> model;
     FragmentedStore(&store, &model);
     if (::testing::Test::HasFatalFailure()) return;
@@ -353,7 +353,7 @@ int FillUntilFull(uint64_t headroom) {
   auto holds = [&](auto& store, uint64_t i) {
     return store.Get(pairs.Key(i), &value) && value == pairs.Value(i);
   };
-  HyperionStore store;
+  HyperionTrie store;
   uint64_t stored = 0;
   for (; stored < kEnoughPairs; ++stored) {
     if (!store.Put(pairs.Key(stored), pairs.Value(stored)).ok()) {

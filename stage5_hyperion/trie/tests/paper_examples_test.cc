@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 
 namespace kvlab::stage5 {
 namespace {
@@ -20,13 +20,13 @@ std::string Bytes(std::initializer_list<int> bytes) {
 }
 
 // The used bytes of `hp`'s container, header included.
-std::string ContainerBytes(const HyperionStore& store, HyperionPointer hp) {
+std::string ContainerBytes(const HyperionTrie& store, HyperionPointer hp) {
   const auto* c = static_cast<const uint8_t*>(store.memory().Resolve(hp));
   return std::string(reinterpret_cast<const char*>(c),
                      hyperion::ContainerUsed(c));
 }
 
-void PutAll(HyperionStore* store, const std::vector<std::string>& keys) {
+void PutAll(HyperionTrie* store, const std::vector<std::string>& keys) {
   for (const std::string& k : keys) ASSERT_TRUE(store->Put(k, "").ok());
   ASSERT_EQ(store->CheckInvariants(), absl::OkStatus());
 }
@@ -51,7 +51,7 @@ const std::string kFigure4Root = Bytes({
 });
 
 TEST(PaperExamples, Figure4ContainersForFigure1Keys) {
-  HyperionStore store;
+  HyperionTrie store;
   PutAll(&store, {"a", "and", "be", "that", "the", "to"});
   EXPECT_EQ(ContainerBytes(store, store.root()), kFigure4Root)
       << store.DebugString();
@@ -63,7 +63,7 @@ TEST(PaperExamples, EncodingIsIndependentOfInsertionOrder) {
   std::sort(keys.begin(), keys.end());
   int orders = 0;
   do {
-    HyperionStore store;
+    HyperionTrie store;
     PutAll(&store, keys);
     ASSERT_EQ(ContainerBytes(store, store.root()), kFigure4Root)
         << "order #" << orders;
@@ -74,13 +74,13 @@ TEST(PaperExamples, EncodingIsIndependentOfInsertionOrder) {
 
 TEST(PaperExamples, Figure6C3AndC3Star) {
   // C3 = {at, e}: e is a T-node, sibling of a (delta 4, Figure 10b).
-  HyperionStore c3;
+  HyperionTrie c3;
   PutAll(&c3, {"at", "e"});
   EXPECT_EQ(ContainerBytes(c3, c3.root()).substr(4),
             Bytes({0x01, 'a', 0x06, 't', 0x22}));
   // C3* = {at, ae}: e and t are S-siblings under a; t is 15 after e, too
   // far for the delta field, so its key byte is explicit.
-  HyperionStore c3star;
+  HyperionTrie c3star;
   PutAll(&c3star, {"at", "ae"});
   EXPECT_EQ(ContainerBytes(c3star, c3star.root()).substr(4),
             Bytes({0x01, 'a', 0x06, 'e', 0x06, 't'}));
@@ -89,7 +89,7 @@ TEST(PaperExamples, Figure6C3AndC3Star) {
 TEST(PaperExamples, Figure7aC3ReferencedByPointer) {
   // With an embedding budget smaller than C3 (6 bytes), C3 becomes a
   // container of its own and "h" points to it: c=01, pointer, count.
-  HyperionStore store(HyperionOptions{.embed_limit = 16});
+  HyperionTrie store(HyperionOptions{.embed_limit = 16});
   PutAll(&store, {"that", "the"});
   // Still embedded: 6 <= 16.
   EXPECT_EQ(ContainerBytes(store, store.root()).substr(4),
@@ -107,7 +107,7 @@ TEST(PaperExamples, Figure7aC3ReferencedByPointer) {
       hyperion::LoadCount(reinterpret_cast<const uint8_t*>(root.data()) + 13),
       7u);
   // The child holds exactly what an embedded C3 would hold.
-  HyperionStore roomy(HyperionOptions{.embed_limit = 255});
+  HyperionTrie roomy(HyperionOptions{.embed_limit = 255});
   PutAll(&roomy, {"that", "the", "thio", "thou", "thus", "thy", "thz"});
   const std::string roomy_root = ContainerBytes(roomy, roomy.root());
   ASSERT_EQ(uint8_t(roomy_root[6]), 0x85);  // still embedded there
@@ -121,7 +121,7 @@ TEST(PaperExamples, Figure8EjectionStepByStep) {
   // embedded container, and a following T-node z. Ejecting y's embedded
   // container moves its payload to a new container, stores the pointer
   // (c=01) and closes the gap; the free tail stays zero.
-  HyperionStore store(HyperionOptions{.embed_limit = 16});
+  HyperionTrie store(HyperionOptions{.embed_limit = 16});
   PutAll(&store, {"xyab", "xyac", "z"});
   const std::string before = ContainerBytes(store, store.root());
   // T 'x', S 'y' embedded [size][T 'a'][S 'b'][S 'c' delta 1], T 'z'
@@ -152,8 +152,7 @@ TEST(PaperExamples, Figure8EjectionStepByStep) {
   EXPECT_EQ(ContainerBytes(store, child).substr(4), expected);
   EXPECT_EQ(store.CheckInvariants(), absl::OkStatus());
   // Figure 8 itself draws containers without jump successors.
-  HyperionStore plain(
-      HyperionOptions{.embed_limit = 16, .jump_successor = 256});
+  HyperionTrie plain(HyperionOptions{.embed_limit = 16, .jump_successor = 256});
   PutAll(&plain,
          {"xyab", "xyac", "z", "xyad", "xyae", "xyaf", "xyag", "xyah", "xyai",
           "xyaj", "xyak", "xyal", "xyam", "xyan", "xyao", "xyap", "xyaq"});
@@ -168,7 +167,7 @@ TEST(PaperExamples, Figure8EjectionStepByStep) {
 }
 
 TEST(PaperExamples, DumpAnnotatesEveryNode) {
-  HyperionStore store;
+  HyperionTrie store;
   PutAll(&store, {"a", "and", "be", "that", "the", "to"});
   const std::string dump = store.DumpContainer(store.root());
   EXPECT_NE(dump.find("32 bytes, 24 used, 8 free"), std::string::npos) << dump;

@@ -7,7 +7,7 @@
 
 #include "container_scan.h"
 #include "gtest/gtest.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 
 namespace kvlab::stage5 {
 namespace {
@@ -25,7 +25,7 @@ struct RootT {
   Node t;
 };
 
-RootT FirstTNode(const HyperionStore& store) {
+RootT FirstTNode(const HyperionTrie& store) {
   const Region r = hyperion::WholeContainer(
       static_cast<const uint8_t*>(store.memory().Resolve(store.root())));
   return RootT{r, DecodeNode(r.buf, r.begin, 0)};
@@ -33,7 +33,7 @@ RootT FirstTNode(const HyperionStore& store) {
 
 // Keys "x" + c for each c in `children`, values `value`, then "y" so that
 // a T-node follows x's children.
-void Fill(HyperionStore* store, const std::string& children,
+void Fill(HyperionTrie* store, const std::string& children,
           const std::string& value, const std::string& tail = "") {
   for (char c : children) {
     ASSERT_TRUE(store->Put(std::string("x") + c + tail, value).ok());
@@ -43,7 +43,7 @@ void Fill(HyperionStore* store, const std::string& children,
 
 TEST(PrefetchSpan, CoversExactlyTheChildrenAJumpSuccessorBounds) {
   // Three children: more than the default jump_successor (2).
-  HyperionStore store;
+  HyperionTrie store;
   Fill(&store, "abc", "v");
   const RootT root = FirstTNode(store);
   ASSERT_TRUE(hyperion::HasJumpSuccessor(root.t.header));
@@ -66,7 +66,7 @@ TEST(PrefetchSpan, CoversExactlyTheChildrenAJumpSuccessorBounds) {
 TEST(PrefetchSpan, CountsTheJumpFromTheTNodesValue) {
   // 'x' ends a key with a 200-byte value: its children start 201 bytes
   // after the value does, and the jump counts from the value.
-  HyperionStore store;
+  HyperionTrie store;
   ASSERT_TRUE(store.Put("x", std::string(200, 'w')).ok());
   Fill(&store, "abc", "v");
   const RootT root = FirstTNode(store);
@@ -80,7 +80,7 @@ TEST(PrefetchSpan, CountsTheJumpFromTheTNodesValue) {
 }
 
 TEST(PrefetchSpan, EmptyWithoutAJumpSuccessor) {
-  HyperionStore store;
+  HyperionTrie store;
   Fill(&store, "ab", "v");
   const RootT root = FirstTNode(store);
   ASSERT_FALSE(hyperion::HasJumpSuccessor(root.t.header));
@@ -91,7 +91,7 @@ TEST(PrefetchSpan, EmptyWithoutAJumpSuccessor) {
 TEST(PrefetchSpan, StopsAtTheLimit) {
   // Twelve children with 120-byte suffixes and 250-byte inline values:
   // over 4 KiB.
-  HyperionStore store;
+  HyperionTrie store;
   Fill(&store, "abcdefghijkl", std::string(250, 'v'), std::string(120, 's'));
   const RootT root = FirstTNode(store);
   ASSERT_TRUE(hyperion::HasJumpSuccessor(root.t.header));

@@ -12,7 +12,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 
 namespace kvlab::stage5 {
 namespace {
@@ -24,7 +24,7 @@ std::string Show(const std::string& s) {
 }
 
 // Checks Scan(start) whole and stopped after every position up to `stops`.
-void CheckScans(const HyperionStore& store,
+void CheckScans(const HyperionTrie& store,
                 const std::map<std::string, std::string>& oracle,
                 const std::string& start, size_t stops,
                 const std::string& what) {
@@ -61,7 +61,7 @@ void CheckScans(const HyperionStore& store,
 TEST(HyperionScan, DeepestChainOfContainers) {
   for (uint32_t embed : {16u, 144u, 255u}) {
     for (bool with_prefixes : {false, true}) {
-      HyperionStore store(
+      HyperionTrie store(
           HyperionOptions{.inline_value = 4, .embed_limit = embed});
       std::map<std::string, std::string> oracle;
       std::mt19937_64 rng(embed);
@@ -112,7 +112,7 @@ size_t Count(const std::string& text, std::string_view what) {
 }
 
 // Puts `key` with `value` into both.
-void Put(HyperionStore* store, std::map<std::string, std::string>* oracle,
+void Put(HyperionTrie* store, std::map<std::string, std::string>* oracle,
          const std::string& key, const std::string& value) {
   ASSERT_TRUE(store->Put(key, value).ok());
   (*oracle)[key] = value;
@@ -121,7 +121,7 @@ void Put(HyperionStore* store, std::map<std::string, std::string>* oracle,
 // 400 keys below `prefix` whose container (at byte prefix.size()) holds
 // 100 T-nodes of 4 S-children with 200-byte values: far past the default
 // split threshold, so it is cut into pieces.
-void PutSplittingKeys(HyperionStore* store,
+void PutSplittingKeys(HyperionTrie* store,
                       std::map<std::string, std::string>* oracle,
                       const std::string& prefix) {
   for (int i = 0; i < 400; ++i) {
@@ -141,7 +141,7 @@ TEST(HyperionScan, SplitContainersOnTheDeepestPath) {
            {zeros.substr(0, 2)},
            {zeros.substr(0, 2), zeros.substr(0, 4)},
            {zeros.substr(0, 4)}}) {
-    HyperionStore store;
+    HyperionTrie store;
     std::map<std::string, std::string> oracle;
     Put(&store, &oracle, zeros, "deepest");
     Put(&store, &oracle, zeros.substr(0, kMaxKeySize - 1), "one up");
@@ -165,7 +165,7 @@ TEST(HyperionScan, SplitContainersOnTheDeepestPath) {
 // of kMaxKeySize bytes is split (511 of them, tiny thresholds), and the
 // scan starts at the path's end, so that ScanFrom enters all 512 levels.
 TEST(HyperionScan, EveryContainerOnTheDeepestPathSplit) {
-  HyperionStore store(HyperionOptions{
+  HyperionTrie store(HyperionOptions{
       .embed_limit = 16, .split_above = 32, .split_large_above = 0});
   std::map<std::string, std::string> oracle;
   const std::string zeros(kMaxKeySize, '\0');

@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 
 namespace kvlab::stage5 {
 namespace {
@@ -27,7 +27,7 @@ size_t Count(const std::string& text, std::string_view what) {
 
 // Every Get, every GetNth and a scan from every key and just after it
 // agree with `model`.
-void ExpectMatches(const HyperionStore& store, const Model& model) {
+void ExpectMatches(const HyperionTrie& store, const Model& model) {
   ASSERT_EQ(store.CheckInvariants(), absl::OkStatus());
   ASSERT_EQ(store.Size(), model.size());
   uint64_t n = 0;
@@ -53,7 +53,7 @@ void ExpectMatches(const HyperionStore& store, const Model& model) {
 
 // Keys below the root's "ab": T-node byte `t`, S-node bytes '0'..'3', and
 // a 20-byte suffix, each with a 40-byte value: about 260 bytes per T-node.
-void PutUnder(HyperionStore* store, Model* model, char t) {
+void PutUnder(HyperionTrie* store, Model* model, char t) {
   for (char s = '0'; s < '4'; ++s) {
     const std::string key =
         absl::StrCat("ab", std::string{t, s}, std::string(20, char(t ^ s)));
@@ -80,7 +80,7 @@ TEST(HyperionSplit, PieceForFindsTheLastPieceStartingAtOrBelowTheByte) {
 TEST(HyperionSplit, ALargeContainerIsCutAtTheTNodeNearestItsMiddle) {
   // T-nodes of about 260 bytes pass 4,096 bytes with the 16th, 'p': the
   // cut falls at the middle, the 9th T-node 'i', and no piece is cut again.
-  HyperionStore store(
+  HyperionTrie store(
       HyperionOptions{.split_above = 4096, .split_large_above = 0});
   Model model;
   for (char t = 'a'; t < 'a' + 16; ++t) PutUnder(&store, &model, t);
@@ -98,7 +98,7 @@ TEST(HyperionSplit, ALargeContainerIsCutAtTheTNodeNearestItsMiddle) {
 }
 
 TEST(HyperionSplit, EmptyingAPieceDropsItAndTheLastPieceReplacesTheDirectory) {
-  HyperionStore store(
+  HyperionTrie store(
       HyperionOptions{.split_above = 4096, .split_large_above = 0});
   const auto empty_usage = store.MemoryUsage();
   Model model;
@@ -126,7 +126,7 @@ TEST(HyperionSplit, AContainerOfOneTNodeIsNotCut) {
   // Every key below "ab" shares its third byte and ends at its fourth:
   // one T-node with 200 S-children, and no T-node to cut at, however large
   // the container grows.
-  HyperionStore store(HyperionOptions{.split_above = 1024});
+  HyperionTrie store(HyperionOptions{.split_above = 1024});
   Model model;
   for (int i = 0; i < 200; ++i) {
     const std::string key = absl::StrCat("abx", std::string{char(i)});
@@ -141,7 +141,7 @@ TEST(HyperionSplit, AContainerIsCutIntoAtMostMaxPieces) {
   // 256 T-nodes of about 45 bytes below "ab" and a threshold of 64
   // bytes: every piece of more than one T-node would be cut, but the
   // directory stops growing at kMaxPieces.
-  HyperionStore store(HyperionOptions{.split_above = 64});
+  HyperionTrie store(HyperionOptions{.split_above = 64});
   Model model;
   for (int t = 0; t < 256; ++t) {
     const std::string key = absl::StrCat("ab", std::string{char(t), 'z'});
@@ -157,7 +157,7 @@ TEST(HyperionSplit, CompactionForwardsDirectoriesAndPieces) {
   // Many pieces, then three in four keys deleted, which leaves sparse bins
   // for Compact() to empty: every moved directory and piece must be
   // forwarded where it is stored.
-  HyperionStore store(HyperionOptions{.inline_value = 4, .split_above = 256});
+  HyperionTrie store(HyperionOptions{.inline_value = 4, .split_above = 256});
   Model model;
   for (int i = 0; i < 8'000; ++i) {
     const std::string key = absl::StrCat("k", i * 7919 % 8'000, "-", i);
@@ -183,7 +183,7 @@ TEST(HyperionSplit, CompactionForwardsDirectoriesAndPieces) {
 // each, with `value_bytes`-byte values: the splits they cause.
 uint64_t SplitsFor(const HyperionOptions& options, int t_nodes, int per_t,
                    size_t value_bytes) {
-  HyperionStore store(options);
+  HyperionTrie store(options);
   Model model;
   for (int t = 0; t < t_nodes; ++t) {
     for (int s = 0; s < per_t; ++s) {
@@ -213,7 +213,7 @@ TEST(HyperionSplit, AContainerOfSmallNodesWaitsForSplitAbove) {
 }
 
 TEST(HyperionSplit, ZeroTurnsSplitsOff) {
-  HyperionStore store(HyperionOptions{.split_above = 0});
+  HyperionTrie store(HyperionOptions{.split_above = 0});
   Model model;
   for (char t = 'a'; t <= 'z'; ++t) PutUnder(&store, &model, t);
   EXPECT_EQ(store.splits(), 0u);
@@ -229,7 +229,7 @@ TEST(HyperionSplit, KeysInOrderCostAlmostNothingExtra) {
   constexpr uint64_t kKeys = 200'000;  // three full containers of 65,536
   uint64_t bytes[2] = {};
   for (int splits = 0; splits < 2; ++splits) {
-    HyperionStore store(HyperionOptions{
+    HyperionTrie store(HyperionOptions{
         .split_above = splits ? HyperionOptions().split_above : 0u});
     for (uint64_t i = 0; i < kKeys; ++i) {
       std::string key(8, '\0');

@@ -4,14 +4,16 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 #include "jump_table.h"
+#include "kvlab/stage5/hyperion_store.h"
 #include "kvlab/stage5/stores.h"
 #include "kvlab/testing/test_scale.h"
 
@@ -19,7 +21,7 @@ namespace kvlab::stage5 {
 namespace {
 
 std::vector<std::pair<std::string, std::string>> ScanAll(
-    const HyperionStore& store, std::string_view start) {
+    const HyperionTrie& store, std::string_view start) {
   std::vector<std::pair<std::string, std::string>> out;
   store.Scan(start, [&](std::string_view k, std::string_view v) {
     out.emplace_back(k, v);
@@ -31,7 +33,7 @@ std::vector<std::pair<std::string, std::string>> ScanAll(
 // The checker names what it finds: a corrupted node or a wrong key count
 // is Internal, with the violation and where it is.
 TEST(HyperionStore, CheckInvariantsNamesTheFirstViolation) {
-  HyperionStore store;
+  HyperionTrie store;
   ASSERT_TRUE(store.Put("ab", "1").ok());
   ASSERT_TRUE(store.Put("ac", "2").ok());
   ASSERT_TRUE(store.CheckInvariants().ok());
@@ -51,7 +53,7 @@ TEST(HyperionStore, CheckInvariantsNamesTheFirstViolation) {
 }
 
 TEST(HyperionStore, EmptyKeyLivesBesideTheRoot) {
-  HyperionStore store;
+  HyperionTrie store;
   const auto empty_usage = store.MemoryUsage();
   ASSERT_FALSE(*store.Put("", "root value"));
   EXPECT_TRUE(store.root().IsNull());  // no container for it
@@ -74,7 +76,7 @@ TEST(HyperionStore, EmptyKeyLivesBesideTheRoot) {
 }
 
 TEST(HyperionStore, LongestKeysAndValues) {
-  HyperionStore store;
+  HyperionTrie store;
   std::mt19937_64 rng(3);
   std::map<std::string, std::string> oracle;
   for (int i = 0; i < 200; ++i) {
@@ -100,11 +102,11 @@ TEST(HyperionStore, LongestKeysAndValues) {
     ASSERT_TRUE(store.Delete(k));
     ASSERT_EQ(store.CheckInvariants(), absl::OkStatus());
   }
-  EXPECT_EQ(store.MemoryUsage(), HyperionStore().MemoryUsage());
+  EXPECT_EQ(store.MemoryUsage(), HyperionTrie().MemoryUsage());
 }
 
 TEST(HyperionStore, DeletingEverythingReturnsToEmptyMemory) {
-  HyperionStore store;
+  HyperionTrie store;
   const auto empty_usage = store.MemoryUsage();
   std::mt19937_64 rng(5);
   std::vector<std::string> keys;
@@ -126,7 +128,7 @@ TEST(HyperionStore, DeletingEverythingReturnsToEmptyMemory) {
 }
 
 // The root container's node bytes.
-std::string RootNodes(const HyperionStore& store) {
+std::string RootNodes(const HyperionTrie& store) {
   const auto* c =
       static_cast<const uint8_t*>(store.memory().Resolve(store.root()));
   return std::string(reinterpret_cast<const char*>(c) + hyperion::NodesBegin(c),
@@ -134,7 +136,7 @@ std::string RootNodes(const HyperionStore& store) {
 }
 
 TEST(HyperionStore, JumpSuccessorsFollowTheChildCount) {
-  HyperionStore store;  // the default threshold: more than 2 children
+  HyperionTrie store;  // the default threshold: more than 2 children
   for (const char* key : {"ab", "ac", "b"}) ASSERT_FALSE(*store.Put(key, ""));
   EXPECT_EQ(RootNodes(store)[0], 0x01);  // T 'a', two children: no jump
   ASSERT_FALSE(*store.Put("ad", ""));
@@ -163,7 +165,7 @@ TEST(HyperionStore, JumpSuccessorsFollowTheChildCount) {
   EXPECT_EQ(RootNodes(store)[0] & hyperion::kJumpSuccessorFlag, 0);
   ASSERT_TRUE(store.Get("b", &v));
   // Switched off, no T-node has one.
-  HyperionStore off(HyperionOptions{.jump_successor = 256});
+  HyperionTrie off(HyperionOptions{.jump_successor = 256});
   for (int i = 0; i < 256; ++i) {
     ASSERT_FALSE(*off.Put(std::string{'a', char(i)}, "v"));
   }
@@ -174,7 +176,7 @@ TEST(HyperionStore, JumpSuccessorsFollowTheChildCount) {
 TEST(HyperionStore, ContainerJumpTableGrowsWithItsTNodes) {
   // The default rebuilds after walking past more than 8 T-nodes, in
   // containers of 1,024 bytes or more; these are smaller.
-  HyperionStore store(HyperionOptions{.jump_table_min = 0});
+  HyperionTrie store(HyperionOptions{.jump_table_min = 0});
   auto groups = [&] {
     return hyperion::ContainerJumpBits(
         static_cast<const uint8_t*>(store.memory().Resolve(store.root())));
@@ -209,9 +211,9 @@ TEST(HyperionStore, ContainerJumpTableGrowsWithItsTNodes) {
     EXPECT_EQ(key, all[n].first) << n;
   }
   // Switched off, no table is built; by default, not below 1,024 bytes.
-  HyperionStore off(HyperionOptions{.jump_table = 0, .jump_table_min = 0});
-  HyperionStore small_only;
-  for (HyperionStore* s : {&off, &small_only}) {
+  HyperionTrie off(HyperionOptions{.jump_table = 0, .jump_table_min = 0});
+  HyperionTrie small_only;
+  for (HyperionTrie* s : {&off, &small_only}) {
     for (int t = 0; t < 100; ++t) {
       ASSERT_TRUE(s->Put(std::string{char(t), 'z'}, "w").ok());
     }
@@ -236,7 +238,7 @@ TEST(HyperionStore, ContainerJumpTableGrowsWithItsTNodes) {
 // and GetNth trusts an entry's key count (a deliberately wrong count moves
 // its answer), as SkipTNode trusts a jump successor.
 TEST(HyperionStore, LookupsStartAtTheJumpTable) {
-  HyperionStore store(HyperionOptions{.jump_table_min = 0});
+  HyperionTrie store(HyperionOptions{.jump_table_min = 0});
   for (char t = 'a'; t <= 't'; ++t) {
     ASSERT_FALSE(*store.Put(std::string{t, 'x'}, "v"));
   }
@@ -271,7 +273,7 @@ TEST(HyperionStore, JumpSuccessorKeyCountGrowsAndShrinksItsVarint) {
   // T 'a' of the root with three children; the keys below "ab" soon live
   // in a container of their own, so most puts only pass through the root
   // and its count goes from one varint byte to two at 128 keys and back.
-  HyperionStore store;
+  HyperionTrie store;
   for (const char* key : {"ab", "ac", "ad"}) ASSERT_FALSE(*store.Put(key, ""));
   auto key_count = [&] {
     const std::string nodes = RootNodes(store);
@@ -305,7 +307,7 @@ TEST(HyperionStore, LargeContainersEjectTheEmbeddedContainersThatGrow) {
   // With eject_above=64 the next key growing it ejects it, far below the
   // embedding budget; with the option off it stays embedded.
   for (const uint32_t eject_above : {64u, 0u}) {
-    HyperionStore store(HyperionOptions{.eject_above = eject_above});
+    HyperionTrie store(HyperionOptions{.eject_above = eject_above});
     for (int i = 0; i < 60; ++i) {
       ASSERT_FALSE(*store.Put(std::string{'a', char('A' + i)}, ""));
     }
@@ -326,7 +328,7 @@ TEST(HyperionStore, JumpSuccessorTooFarForSixteenBitsIsZero) {
   // 256 children with 255-byte values: about 66,000 bytes under T 'a'.
   // Checked after every Put: the jump grows by each Put's change in size
   // until it no longer fits and is stored as 0.
-  HyperionStore store;
+  HyperionTrie store;
   const std::string value(255, 'v');
   for (int i = 0; i < 256; ++i) {
     ASSERT_FALSE(*store.Put(std::string{'a', char(i)}, value));
@@ -358,7 +360,7 @@ TEST(HyperionStore, JumpSuccessorTooFarForSixteenBitsIsZero) {
 TEST(HyperionStore, GetNthThroughChildContainers) {
   // Dense 8-byte keys: a chain of pointer children whose counts GetNth
   // must use to skip.
-  HyperionStore store;
+  HyperionTrie store;
   const uint64_t n = testing::Scaled(20'000, 3'000);
   std::vector<std::string> keys;
   for (uint64_t i = 0; i < n; ++i) {
@@ -411,7 +413,7 @@ TEST(HyperionStore, ScanFromEveryKindOfStartPosition) {
                                             .jump_successor = 0,
                                             .jump_table = 1,
                                             .jump_table_min = 0}}) {
-    HyperionStore store(options);
+    HyperionTrie store(options);
     std::map<std::string, std::string> oracle;
     for (const std::string& k : keys) {
       ASSERT_TRUE(store.Put(k, "v" + k).ok());
@@ -452,7 +454,7 @@ TEST(HyperionStore, ScanFromEveryKindOfStartPosition) {
 // several bins each, sparse after the deletes. Values are out of line.
 const HyperionOptions kFragmenting{.inline_value = 4, .embed_limit = 16};
 
-void FragmentWithRandomIntegers(HyperionStore* store,
+void FragmentWithRandomIntegers(HyperionTrie* store,
                                 std::map<std::string, std::string>* oracle) {
   std::mt19937_64 rng(5);
   std::vector<std::string> keys;
@@ -478,7 +480,7 @@ std::vector<std::pair<std::string, std::string>> Sorted(
 }
 
 TEST(HyperionStore, CompactionForwardsEveryPointer) {
-  HyperionStore store(kFragmenting);
+  HyperionTrie store(kFragmenting);
   std::map<std::string, std::string> oracle;
   FragmentWithRandomIntegers(&store, &oracle);
   ASSERT_EQ(store.CheckInvariants(), absl::OkStatus());
@@ -509,8 +511,8 @@ TEST(HyperionStore, CompactionForwardsEveryPointer) {
 TEST(HyperionStore, CompactsByItselfPastTheThreshold) {
   HyperionOptions compacting = kFragmenting;
   compacting.compact = 50;
-  HyperionStore never(kFragmenting);
-  HyperionStore automatic(compacting);
+  HyperionTrie never(kFragmenting);
+  HyperionTrie automatic(compacting);
   std::map<std::string, std::string> oracle_never, oracle_automatic;
   FragmentWithRandomIntegers(&never, &oracle_never);
   FragmentWithRandomIntegers(&automatic, &oracle_automatic);
@@ -525,7 +527,7 @@ TEST(HyperionStore, CompactsByItselfPastTheThreshold) {
 }
 
 TEST(HyperionStore, ExternalValuesAreFreedOnReplaceAndDelete) {
-  HyperionStore store(HyperionOptions{.inline_value = 8});
+  HyperionTrie store(HyperionOptions{.inline_value = 8});
   const auto empty_usage = store.MemoryUsage();
   ASSERT_FALSE(*store.Put("key", std::string(100, 'a')));
   EXPECT_EQ(store.memory().Stats().Total().chunks_in_use, 2u);
@@ -551,10 +553,32 @@ TEST(HyperionStore, RegisteredWithOptions) {
   EXPECT_FALSE((*registry.Make("hyperion"))->IsThreadSafe());
 }
 
+// The public header's interface, on a store from NewHyperionStore.
+TEST(HyperionStore, MadeByNewHyperionStore) {
+  std::unique_ptr<HyperionStore> store = NewHyperionStore();
+  EXPECT_EQ(store->Name(), "hyperion");
+  EXPECT_TRUE(store->root().IsNull());
+  for (int i = 0; i < 3000; ++i) {
+    ASSERT_TRUE(store->Put(absl::StrCat("key", i * 7919 % 3000), "v").ok());
+  }
+  EXPECT_EQ(store->Size(), 3000u);
+  ASSERT_FALSE(store->root().IsNull());
+  EXPECT_NE(store->DumpContainer(store->root()), "");
+  EXPECT_NE(store->DebugString(), "");
+  EXPECT_GT(store->memory().Stats().Total().held_bytes, 0u);
+  EXPECT_EQ(store->compactions(), 0u);
+  store->Compact();
+  EXPECT_EQ(store->compactions(), 1u);
+  EXPECT_EQ(store->CheckInvariants(), absl::OkStatus());
+  std::string value;
+  EXPECT_TRUE(store->Get("key2999", &value));
+  EXPECT_EQ(value, "v");
+}
+
 TEST(HyperionStore, ByteSizedLimitsAreCappedWhenBuiltFromAStruct) {
   // A length byte holds 255: a longer "inline" value or embedded container
   // would overflow it (and the encoding buffer) instead of being stored.
-  HyperionStore store(
+  HyperionTrie store(
       HyperionOptions{.inline_value = 1000, .embed_limit = 1000});
   const std::string value(300, 'v');
   std::map<std::string, std::string> model;
@@ -573,7 +597,7 @@ TEST(HyperionStore, ByteSizedLimitsAreCappedWhenBuiltFromAStruct) {
 
 TEST(HyperionStore, CheckerCatchesCorruption) {
   // The checker must be able to fail: break a count, a free byte, a delta.
-  HyperionStore store(HyperionOptions{.embed_limit = 16});
+  HyperionTrie store(HyperionOptions{.embed_limit = 16});
   for (int i = 0; i < 40; ++i) {
     ASSERT_TRUE(store.Put("prefix" + std::to_string(i), "v").ok());
   }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "hyperion_store.h"
+#include "hyperion_trie.h"
 
 namespace kvlab::stage5::hyperion {
 namespace {
@@ -140,7 +140,7 @@ TEST(TNodeTable, NthStartsAtTheLastEntryNotPastIt) {
 // keys, the dump shows the used entries, and it goes when a Delete takes
 // the children below the bar again.
 TEST(TNodeTable, StoreAddsShowsAndDropsTables) {
-  HyperionStore store(HyperionOptions{.tnode_table = 3, .tnode_table_keys = 5});
+  HyperionTrie store(HyperionOptions{.tnode_table = 3, .tnode_table_keys = 5});
   for (const char* key : {"aA", "aB", "aa", "ab"}) {
     ASSERT_TRUE(store.Put(key, "").ok());
   }
@@ -167,7 +167,7 @@ TEST(TNodeTable, StoreAddsShowsAndDropsTables) {
 // put the last entry some 61 KB past the first child, then children near
 // the front grow by 384 bytes each.
 TEST(TNodeTable, EntriesPushedOutOfReachBecomeZero) {
-  HyperionStore store(HyperionOptions{.tnode_table_keys = 0});
+  HyperionTrie store(HyperionOptions{.tnode_table_keys = 0});
   const std::string value(255, 'v');
   for (int b = 1; b <= 240; ++b) {
     ASSERT_TRUE(store.Put(std::string{'a', char(b)}, value).ok());

@@ -1,9 +1,6 @@
-// HyperionStore (`hyperion`): the Hyperion trie (Mäsker et al., "Hyperion:
-// Building the Largest In-memory Search Tree", SIGMOD 2019; design in
-// docs/stage5_hyperion.md),
-// with jump successors, container and T-node jump tables and container
-// splits (with kvlab's own split directory), without key pre-processing
-// and arenas.
+// HyperionTrie: the trie behind HyperionStore (kvlab/stage5/hyperion_store.h,
+// which states the contract; design in docs/stage5_hyperion.md). Internal
+// to the stage: the store's users get one from NewHyperionStore.
 //
 // A 65,536-ary trie of containers. Each container holds the internal
 // two-level trie for two key bytes: T-nodes (first byte) and their S-node
@@ -37,18 +34,13 @@
 //     entry's key range, with its count of keys; the root is never split;
 //   - every chunk the memory manager holds is reachable exactly once.
 //
-// Out of memory (kv_store.h): a Put or Delete that finds no memory leaves
-// the store exactly as it was, and a Put then returns ResourceExhausted.
-// Each write records every change before making it and frees what it gives
-// up only when it is done (undo_log.h); if an allocation fails part way,
-// the records undo the changes newest first, which takes no memory, so it
-// cannot fail in turn. An automatic compaction (options.compact) that
-// finds no memory is left for later. Reads never change the store.
-//
-// Not thread-safe; MakeThreadSafe wraps it in a LockedStore.
+// Out of memory: each write records every change before making it and frees
+// what it gives up only when it is done (undo_log.h); if an allocation fails
+// part way, the records undo the changes newest first, which takes no memory,
+// so it cannot fail in turn.
 
-#ifndef KVLAB_STAGE5_HYPERION_STORE_H_
-#define KVLAB_STAGE5_HYPERION_STORE_H_
+#ifndef KVLAB_STAGE5_HYPERION_TRIE_H_
+#define KVLAB_STAGE5_HYPERION_TRIE_H_
 
 #include <cassert>
 #include <cstdint>
@@ -64,85 +56,15 @@
 #include "absl/status/statusor.h"
 #include "container_scan.h"
 #include "descent.h"
-#include "kvlab/kv_store.h"
+#include "kvlab/stage5/hyperion_store.h"
 #include "kvlab/stage5/memory_manager.h"
-#include "kvlab/store_options.h"
 #include "node.h"
 #include "split.h"
 #include "undo_log.h"
 
 namespace kvlab::stage5 {
 
-struct HyperionOptions {
-  // Values up to this many bytes are stored inline in the node (a length
-  // byte and the bytes); longer ones in a chunk of their own behind a
-  // 5-byte pointer. 0..255.
-  uint32_t inline_value = 255;
-  // An embedded container is ejected into a container of its own once it
-  // would grow past this many bytes (its size byte included). 16..255.
-  uint32_t embed_limit = 144;
-  // An embedded container that grows inside a container larger than this
-  // many bytes is ejected whatever its size (the paper's implementation
-  // ejects past 16-32 KiB of root container). 0 turns this off.
-  uint32_t eject_above = 16384;
-  // A T-node of a real container with more than this many S-children
-  // carries a jump successor (paper, section 3.3). The default reads the
-  // paper's as "more than 2"; its wording ("reaches 2") would
-  // be 1 here, which measures the same on course keys
-  // (docs/stage5_hyperion.md). 0..256; 256 turns jump successors off (a
-  // T-node has at most 256 children).
-  uint32_t jump_successor = 2;
-  // A T-node of a real container with a jump successor and more than this
-  // many S-children carries a T-node jump table (paper, section 3.3;
-  // tnode_table.h): 120 bytes that let a search or GetNth start at one of
-  // 15 children instead of the first. 0..256; 256 turns them off.
-  uint32_t tnode_table = 32;
-  // ... and at least this many keys at and below it: the default, 8 times
-  // the table's bytes, keeps a table's cost under 1/8 byte per key, so
-  // T-nodes of leaves (seq_int's 256 per T-node) go without. 0..2^24.
-  uint32_t tnode_table_keys = 8 * hyperion::kTNodeTableBytes;
-  // A Put or Delete whose lookup in a real container walks past more than
-  // this many T-nodes (after its jump table, if any) rebuilds that
-  // container's table when it finishes (the paper, section 3.3, does so
-  // once a traversal has seen eight). 0 turns container jump tables off; at
-  // most 254, since a lookup walks past at most 255 T-nodes.
-  uint32_t jump_table = 8;
-  // ... in a container of at least this many used bytes: a smaller one is
-  // read in a few cache lines, where a table would cost more than it saves
-  // (56 bytes for its first 7 entries). 0..2^24.
-  uint32_t jump_table_min = 1024;
-  // Every 1,024 Puts and Deletes, if at least size/8 of them ran since the
-  // last compaction and the free chunks inside mapped bins exceed this
-  // percentage of the bytes held, compact (Compact()). 0 turns it off;
-  // 0..1000.
-  uint32_t compact = 0;
-  // A container below the root that passes split_above * (1 + 4 * delay)
-  // bytes after a Put is cut in two at the T-node nearest its middle
-  // (paper, section 3.3: a + b * delay with a = 16 KiB, b = 64 KiB; half
-  // that a measured faster and smaller on course keys,
-  // docs/stage5_hyperion.md); delay counts failed attempts (a single
-  // T-node, or kMaxPieces pieces already), 0..3. 0 turns splits off;
-  // 0..2^24.
-  uint32_t split_above = 8192;
-  // ... or passes split_large_above * (1 + 4 * delay) bytes while holding
-  // at least large_node bytes per key: a container of few large nodes
-  // (values kept inline) is cut sooner, since a walk over it misses the
-  // cache at every node it steps past, and a splice in it moves few keys'
-  // worth of bytes per key it serves (docs/stage5_hyperion.md, "Pieces of
-  // large nodes"). 0 turns the rule off; 0..2^24 and 1..2^24.
-  uint32_t split_large_above = 2048;
-  uint32_t large_node = 64;
-  // A search entering a container, piece or split directory of at most
-  // this many bytes asks for all its cache lines at once: the walk that
-  // follows reads it in a few dependent steps (header, T-node jumps,
-  // S-children), each a cache miss without this. 0 turns it off; 0..2^24.
-  uint32_t read_ahead = 2304;
-
-  static absl::StatusOr<HyperionOptions> FromStoreOptions(
-      const StoreOptions& options);
-};
-
-class HyperionStore final : public KVStore {
+class HyperionTrie final : public HyperionStore {
  public:
   using ChildKind = hyperion::ChildKind;
   using Node = hyperion::Node;
@@ -151,7 +73,7 @@ class HyperionStore final : public KVStore {
 
   // inline_value and embed_limit past 255 act as 255 (FromStoreOptions
   // rejects them).
-  explicit HyperionStore(const HyperionOptions& options = {});
+  explicit HyperionTrie(const HyperionOptions& options = {});
 
   bool GetNth(uint64_t n, std::string* key, std::string* value) const override;
   bool DeleteNth(uint64_t n) override;
@@ -163,29 +85,22 @@ class HyperionStore final : public KVStore {
   // plus this object. O(bins + chunks in use).
   std::optional<size_t> MemoryUsage() const override;
 
-  // Moves the trie's chunks out of the memory manager's sparsest bins and
-  // forwards every pointer the trie stores, so that the emptied bins are
-  // returned to the system (MemoryManager::BeginCompaction). O(size).
-  // Throws std::bad_alloc, having moved nothing, if memory runs out.
-  CompactionStats Compact(const CompactionPolicy& policy = {});
-  uint64_t compactions() const { return compactions_; }
-  // Containers cut in two by splits (options.split_above) so far.
-  uint64_t splits() const { return splits_; }
+  // HyperionStore's interface, there described.
+  CompactionStats Compact(const CompactionPolicy& policy = {}) override;
+  uint64_t compactions() const override { return compactions_; }
+  uint64_t splits() const override { return splits_; }
+  std::string DebugString() const override;
+  std::string DumpContainer(HyperionPointer hp) const override;
+  HyperionPointer root() const override { return root_; }
+  const MemoryManager& memory() const override { return mm_; }
 
   // OK if every invariant above holds, else Internal naming the first
   // violation.
   absl::Status CheckInvariants() const override;
-  // The root container and, recursively, every container below it, each
-  // byte annotated node by node.
-  std::string DebugString() const;
-  // One container's annotated bytes (its embedded containers nested).
-  std::string DumpContainer(HyperionPointer hp) const;
   // Each container a box of its annotated bytes (export.cc); max_nodes and
   // max_depth count containers; from_key is refused (InvalidArgument).
   absl::Status ExportStructure(const StructureOptions& options,
                                StructureGraph* graph) const override;
-  HyperionPointer root() const { return root_; }
-  const MemoryManager& memory() const { return mm_; }
 
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;
@@ -251,8 +166,8 @@ class HyperionStore final : public KVStore {
   };
 
   // Put and Delete proper (insert.cc, erase.cc); PutImpl and DeleteImpl
-  // run them through Write and add the compaction check. Both, Get and a
-  // scan's start find the key with one descent (descent.h); each passes
+  // (write.cc) run them through Write and add the compaction check. Both, Get
+  // and a scan's start find the key with one descent (descent.h); each passes
   // its own path, which records what it needs on the way down.
   bool Insert(std::string_view key, std::string_view value);
   bool Erase(std::string_view key);
@@ -289,7 +204,7 @@ class HyperionStore final : public KVStore {
   // must allow (splice.cc).
   void ResizeInPlace(HyperionPointer hp, size_t new_size);
 
-  // --- compaction (compact.cc)
+  // --- compaction (compact.cc; its check after every write in write.cc)
   // Runs Compact() when options_.compact asks for it.
   void CompactIfFragmented();
   // Replaces every pointer stored below `region` by its forward.
@@ -583,32 +498,9 @@ class HyperionStore final : public KVStore {
   void RemoveNode(LevelPath* levels, EmbedPath* embeds, const Region& r,
                   const Node& n, uint32_t end, uint8_t prev, bool s_level);
 
-  // --- checking and dumping (check.cc, dump.cc)
-  // The checks return OK or Internal naming the first violation. The
-  // nodes of `region` (an embedded container if `embedded`): adds the keys
-  // below it to `*keys` and every chunk it references to `*chunks`.
-  absl::Status CheckRegion(const Region& region, bool embedded, uint64_t* keys,
-                           std::vector<uint64_t>* chunks) const;
-  // S-node `s` of `region`, after a sibling with key byte `prev_s` (-1:
-  // none), and its child.
-  absl::Status CheckSNode(const Region& region, const Node& s, int prev_s,
-                          uint64_t* keys, std::vector<uint64_t>* chunks) const;
-  // The child of S-node `s` of `buf`: a container, split container,
-  // embedded container or suffix, with the keys below it.
-  absl::Status CheckChild(const uint8_t* buf, const Node& s, uint64_t* keys,
-                          std::vector<uint64_t>* chunks) const;
-  // T-node `t`'s jump successor and T-node jump table.
-  absl::Status CheckJumpSuccessor(const uint8_t* buf, const Node& t,
-                                  const Region& region, bool embedded) const;
-  absl::Status CheckJumpTable(const Region& region) const;
-  void DumpRegion(const Region& region, int indent, std::string* out,
-                  std::vector<HyperionPointer>* children) const;
-  // A child container's header, chunk, free tail and nodes, `keys` the
-  // keys below it.
-  absl::Status CheckChildContainer(HyperionPointer hp, uint64_t* keys,
-                                   std::vector<uint64_t>* chunks) const;
-  absl::Status CheckSplit(HyperionPointer hp, uint64_t* keys,
-                          std::vector<uint64_t>* chunks) const;
+  // --- checking (check.cc): the checker walks the trie once, reading the
+  // members above.
+  class Checker;
 
   const HyperionOptions options_;
   mutable MemoryManager mm_;
@@ -624,4 +516,4 @@ class HyperionStore final : public KVStore {
 
 }  // namespace kvlab::stage5
 
-#endif  // KVLAB_STAGE5_HYPERION_STORE_H_
+#endif  // KVLAB_STAGE5_HYPERION_TRIE_H_
