@@ -421,11 +421,14 @@ absl::Status TrieStoreImpl<Layout>::ExportStructure(
       if (node->has_value) {
         out.fields.push_back({"value", PrintablePrefix(ValueOf(node))});
       }
+      // A named copy of the binding: clang before 16 cannot capture a
+      // structured binding in a lambda.
+      const std::string& prefix_of_node = node_prefix;
       layout_.ExportChildren(
           node,
           [&](const Node* child) {
             return absl::StrCat(
-                "prefix:", PrintableBytes(node_prefix),
+                "prefix:", PrintableBytes(prefix_of_node),
                 PrintableBytes(std::string_view(
                     reinterpret_cast<const char*>(&child->byte), 1)));
           },
