@@ -7,7 +7,8 @@ Usage: check_docs.py [REPO_ROOT]    (default: the checkout holding this file)
    file or folder of the repository, and a #fragment names a heading (by
    GitHub's heading ids) or an <a id=...> of the Markdown file it points to.
 2. No tracked text file (docs, code and its comments, scripts) names a place
-   outside the repository: a path through ../shared, or an absolute path
+   outside the repository: a relative path up into a sibling folder of the
+   checkout (see OUTSIDE below), or an absolute path
    under a home or work directory of the machine it was written on.
 3. Every command in a command block runs from a fresh clone's root. A
    command block is a fenced block tagged sh, bash, shell or console; in a
