@@ -18,6 +18,7 @@
 #include "fault_env.h"
 #include "gtest/gtest.h"
 #include "kvlab/std_map_store.h"
+#include "kvlab/testing/temp_dir.h"
 
 namespace kvlab {
 namespace {
@@ -35,21 +36,7 @@ Model Contents(const KVStore& store) {
   return model;
 }
 
-// A fresh directory under the test's temporary directory, removed after.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "kvlab-durable-XXXXXX")
-            .string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testing::TempDir;
 
 DurabilityOptions SmallOptions(SyncPolicy sync, durable::Env* env = nullptr) {
   DurabilityOptions options;

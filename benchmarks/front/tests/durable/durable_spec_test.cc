@@ -12,25 +12,12 @@
 #include "kvlab/course.h"
 #include "kvlab/durable_store.h"
 #include "kvlab/kvlab.h"
+#include "kvlab/testing/temp_dir.h"
 
 namespace kvlab {
 namespace {
 
-// A fresh directory under the test's temporary directory, removed after.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "kvlab-durable-XXXXXX")
-            .string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testing::TempDir;
 
 TEST(DurableStoreTest, SpecBuildsAnyStoreWithInnerOptions) {
   TempDir dir;
