@@ -5,6 +5,7 @@
 //   hyperion_dump a and be that the to
 //   hyperion_dump --embed=16 that the thio thou thus thy thz
 //   hyperion_dump --embed=16 --jump_successor=256 ...   (any store option)
+//   hyperion_dump --arenas=3 ...   (each arena's containers in turn)
 
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "kvlab/registry.h"
+#include "kvlab/stage5/arena_store.h"
 #include "kvlab/stage5/hyperion_store.h"
 #include "kvlab/stage5/stores.h"
 
@@ -35,7 +37,7 @@ int main(int argc, char** argv) {
                  std::string(made.status().message()).c_str());
     return 2;
   }
-  auto& store = static_cast<kvlab::stage5::HyperionStore&>(**made);
+  kvlab::KVStore& store = **made;
   for (int i = first; i < argc; ++i) {
     const std::string_view arg = argv[i];
     const size_t eq = arg.find('=');
@@ -48,7 +50,18 @@ int main(int argc, char** argv) {
     }
   }
   const absl::Status broken = store.CheckInvariants();
-  std::fputs(store.DebugString().c_str(), stdout);
+  if (const auto* arenas =
+          dynamic_cast<const kvlab::stage5::HyperionArenaStore*>(&store)) {
+    for (size_t a = 0; a < arenas->arena_count(); ++a) {
+      std::printf("arena %zu:\n", a);
+      std::fputs(arenas->arena(a).DebugString().c_str(), stdout);
+    }
+  } else {
+    std::fputs(static_cast<const kvlab::stage5::HyperionStore&>(store)
+                   .DebugString()
+                   .c_str(),
+               stdout);
+  }
   if (!broken.ok()) {
     std::fprintf(stderr, "invariant broken: %s\n",
                  std::string(broken.message()).c_str());

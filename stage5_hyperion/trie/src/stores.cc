@@ -2,6 +2,8 @@
 
 #include <memory>
 
+#include "absl/status/status.h"
+#include "kvlab/stage5/arena_store.h"
 #include "kvlab/stage5/hyperion_store.h"
 
 namespace kvlab {
@@ -60,6 +62,14 @@ void RegisterStage5Stores(StoreRegistry* registry) {
                "a search entering a container or directory of at most this "
                "many bytes asks for all its cache lines, 0..2^24 (default "
                "2304; 0: never)"},
+              {"arenas",
+               "split the store into this many arenas by first key byte "
+               "(round-robin), each its own trie, memory manager and lock, "
+               "so that threads work in parallel; 1..256 (default: none, "
+               "not thread-safe)"},
+              {"lock",
+               "with arenas: each arena's lock, spin (the paper's, default), "
+               "rw (reader-writer) or mutex"},
           },
       .ordered = true,
       .linear_nth = false,
@@ -69,7 +79,17 @@ void RegisterStage5Stores(StoreRegistry* registry) {
         absl::StatusOr<stage5::HyperionOptions> o =
             stage5::HyperionOptions::FromStoreOptions(options);
         if (!o.ok()) return o.status();
-        return stage5::NewHyperionStore(*o);
+        if (!options.Has("arenas")) {
+          if (options.Has("lock")) {
+            return absl::InvalidArgumentError(
+                "hyperion: option lock needs arenas");
+          }
+          return stage5::NewHyperionStore(*o);
+        }
+        absl::StatusOr<stage5::ArenaOptions> a =
+            stage5::ArenaOptions::FromStoreOptions(options);
+        if (!a.ok()) return a.status();
+        return stage5::NewHyperionArenaStore(*o, *a);
       },
   });
 }

@@ -1,6 +1,6 @@
 // The shared conformance suite, run against hyperion and its option
 // variants: a tiny ejection budget, and every value out of line with the
-// largest budget.
+// largest budget; and split into arenas.
 
 #include "kvlab/testing/conformance.h"
 
@@ -20,7 +20,14 @@ INSTANTIATE_TEST_SUITE_P(
          "hyperion:eject_above=64", "hyperion:jump_table=1:jump_table_min=0",
          "hyperion:compact=1:embed=16", "hyperion:split_above=64",
          "hyperion:split_above=64:compact=1:inline_value=0",
-         "hyperion:tnode_table=0:tnode_table_keys=0"})),
+         "hyperion:tnode_table=0:tnode_table_keys=0",
+         // Arenas: every count; each lock with a few (the lock does not
+         // depend on the count, and each case costs seconds in Debug).
+         "hyperion:arenas=1", "hyperion:arenas=2", "hyperion:arenas=3",
+         "hyperion:arenas=16", "hyperion:arenas=256",
+         "hyperion:arenas=1:lock=rw", "hyperion:arenas=3:lock=rw",
+         "hyperion:arenas=256:lock=rw", "hyperion:arenas=2:lock=mutex",
+         "hyperion:arenas=16:lock=mutex"})),
     testing::ConformanceCaseName);
 
 }  // namespace

@@ -16,7 +16,8 @@
 // An automatic compaction (options.compact) that finds no memory is left
 // for later. Reads never change the store.
 //
-// Not thread-safe; MakeThreadSafe wraps it in a LockedStore.
+// Not thread-safe; MakeThreadSafe wraps it in a LockedStore. Split into
+// arenas (arena_store.h, `hyperion:arenas=N`) it serves threads itself.
 
 #ifndef KVLAB_STAGE5_HYPERION_STORE_H_
 #define KVLAB_STAGE5_HYPERION_STORE_H_

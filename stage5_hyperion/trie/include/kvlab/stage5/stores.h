@@ -5,7 +5,10 @@
 //             eject_above, jump_successor, jump_table, jump_table_min and
 //             compact (`kvbench --list` prints each with its range and
 //             default).
-//             Not thread-safe; MakeThreadSafe wraps it.
+//             Not thread-safe; MakeThreadSafe wraps it. With option
+//             arenas=N (and lock=spin|rw|mutex) it is split into N
+//             arenas by first key byte and thread-safe itself
+//             (kvlab/stage5/arena_store.h).
 
 #ifndef KVLAB_STAGE5_STORES_H_
 #define KVLAB_STAGE5_STORES_H_

@@ -1,0 +1,89 @@
+// HyperionArenaStore (`hyperion:arenas=N`): hyperion split into N arenas
+// that serve threads in parallel (Mäsker et al., "Hyperion: Building the
+// Largest In-memory Search Tree", SIGMOD 2019, section 3.3; design in
+// docs/stage5_hyperion.md, "Arenas and concurrency").
+//
+// A key belongs to the arena of its first byte: byte b to arena b mod N,
+// the empty key to arena 0. Each arena is a whole hyperion trie
+// (hyperion_store.h) with its own memory manager and its own lock
+// (ArenaOptions::lock), so operations on different arenas run in parallel
+// and never touch each other's memory. Ordered like hyperion: the store
+// keeps the number of keys of every first byte, so GetNth and DeleteNth
+// find the arena and the rank in it without visiting the others, and Scan
+// visits the first bytes in order, each in its arena.
+//
+// Thread-safe: every method may be called from any thread at once. Get,
+// Put, Delete and DeleteNth are atomic. The readers that span arenas
+// promise, while other threads write:
+//   - GetNth returns a pair that was stored at some moment during the call
+//     (read whole under its arena's lock, never torn); its rank n counts
+//     the keys of each first byte as they were at some moment during the
+//     call, not necessarily the same moment. Without concurrent writes it
+//     is exactly the n-th pair.
+//   - Scan visits keys in strictly ascending order, none twice; each pair
+//     visited was stored at some moment during the call, and each key
+//     stored throughout the call is visited (if the visitor goes on that
+//     far). It copies up to kScanBatch pairs at a time under the arena's
+//     lock and calls the visitor holding no lock, so a slow visitor delays
+//     no writer (and a visitor that writes to the store cannot deadlock,
+//     though kv_store.h still forbids it).
+//   - Size is the sum of the first bytes' counts, each read at some
+//     moment during the call; exact without concurrent writes.
+//   - MemoryUsage, CheckInvariants and ExportStructure look at one arena
+//     at a time under its lock. ExportStructure draws each arena as a
+//     cluster, its options' limits applying to each arena alone.
+// Out of memory: as hyperion, per arena (an arena's failed write leaves the
+// store exactly as it was).
+
+#ifndef KVLAB_STAGE5_ARENA_STORE_H_
+#define KVLAB_STAGE5_ARENA_STORE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "kvlab/kv_store.h"
+#include "kvlab/stage5/hyperion_store.h"
+#include "kvlab/store_options.h"
+
+namespace kvlab::stage5 {
+
+struct ArenaOptions {
+  // 1..256: the 256 first bytes are dealt round-robin onto this many
+  // arenas.
+  uint32_t arenas = 1;
+  // The lock of each arena (kvlab's src/arena_lock.h): kSpin, the paper's
+  // spin lock, taken exclusively by readers too; kRw, a reader-writer lock
+  // (std::shared_mutex); kMutex, std::mutex.
+  enum class Lock { kSpin, kRw, kMutex };
+  Lock lock = Lock::kSpin;
+
+  // From spec options "arenas" and "lock" (spin|rw|mutex); InvalidArgument
+  // on a bad value.
+  static absl::StatusOr<ArenaOptions> FromStoreOptions(
+      const StoreOptions& options);
+};
+
+class HyperionArenaStore : public KVStore {
+ public:
+  // Pairs Scan copies out of an arena per acquisition of its lock.
+  static constexpr size_t kScanBatch = 64;
+
+  virtual size_t arena_count() const = 0;
+  // Arena `i` (< arena_count()): a hyperion trie holding the keys whose
+  // first byte is i mod arena_count() (and, in arena 0, the empty key).
+  // For debugging views (DebugString, DumpContainer, memory()) only while
+  // no thread writes to this store: the reference bypasses the lock.
+  virtual const HyperionStore& arena(size_t i) const = 0;
+
+ protected:
+  HyperionArenaStore() = default;
+};
+
+std::unique_ptr<HyperionArenaStore> NewHyperionArenaStore(
+    const HyperionOptions& options, const ArenaOptions& arena_options);
+
+}  // namespace kvlab::stage5
+
+#endif  // KVLAB_STAGE5_ARENA_STORE_H_
