@@ -3,7 +3,8 @@
 // docs/stage5_hyperion.md) over the stage-5 memory manager
 // (kvlab/stage5/memory_manager.h), with jump successors, container and
 // T-node jump tables and container splits (with kvlab's own split
-// directory), without key pre-processing and arenas.
+// directory), without key pre-processing; one arena (arena_store.h
+// splits it into several).
 //
 // A 65,536-ary trie of containers: exact-fit byte arrays, each holding
 // the nodes for two key bytes, in which small containers are embedded and
