@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "kvlab/locked_store.h"
 #include "kvlab/stage5/arena_store.h"
 #include "kvlab/stage5/stores.h"
 #include "kvlab/string_view_compat.h"
@@ -41,6 +42,10 @@ TEST(HyperionArenas, Options) {
     ASSERT_TRUE(made.ok()) << spec;
     EXPECT_TRUE((*made)->IsThreadSafe()) << spec;
     EXPECT_EQ((*made)->Name(), "hyperion");
+    // kvbench and the course API then use it as it is, without the global
+    // lock.
+    KVStore* raw = made->get();
+    EXPECT_EQ(MakeThreadSafe(*std::move(made)).get(), raw) << spec;
   }
   for (const char* spec : {"hyperion:arenas=0", "hyperion:arenas=257",
                            "hyperion:arenas=x", "hyperion:arenas=2:lock=ticket",
