@@ -98,6 +98,7 @@ bool HyperionTrie::GetNth(uint64_t n, std::string* key,
 
 bool HyperionTrie::NthInRegion(const Region& region, uint64_t n,
                                std::string* key, std::string* value) const {
+  // handout: HyperionTrie::NthInRegion -> #order-statistics-getnth
   const uint8_t* buf = region.buf;
   uint32_t pos = region.begin;
   hyperion::PreorderDecoder decoder;
@@ -191,6 +192,7 @@ bool HyperionTrie::NthInRegion(const Region& region, uint64_t n,
     }
   }
   return false;
+  // handout: end
 }
 
 bool HyperionTrie::DeleteNth(uint64_t n) { return DeleteNthByKey(n); }
