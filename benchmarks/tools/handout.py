@@ -421,7 +421,8 @@ def marked_stages(root, files, dirs=None):
 
 def parse_stages(arg, available):
     """The units `arg` names: "stage2", "stage5_memory", or "stage5" (every
-    assignment of stage 5); a stage folder's name means its stage."""
+    assignment of stage 5); the folder name of a stage handed out whole
+    ("stage2_btree") means its stage."""
     units = []
     for word in re.split(r"[\s,]+", arg.strip()):
         if not word:
@@ -435,6 +436,10 @@ def parse_stages(arg, available):
             continue
         parts = [u for u in available if u == m.group(1) or
                  u.startswith(m.group(1) + "_")]
+        if m.group(2) and parts != [m.group(1)] and parts:
+            raise MarkerError("%s is handed out as %s: name one of them, or "
+                              "%s for all" % (m.group(1), " and ".join(parts),
+                                              m.group(1)))
         if not parts:
             raise MarkerError("%s has no cuts to hand out; stages with cuts: "
                               "%s" % (word, " ".join(available) or "none"))
