@@ -187,8 +187,9 @@ class Grader:
             memory_mib=args.memory_mib,
             sanitizer_memory_mib=args.sanitizer_memory_mib,
             workload_memory_mib=args.workload_memory_mib, jobs=args.jobs)
+        # One work folder per stage: its assignments share the builds.
         self.work = os.path.abspath(args.work or os.path.join(
-            self.kit, "build", "grade", self.assignment))
+            self.kit, "build", "grade", self.stage))
         self.tree = os.path.join(self.work, "tree")
         safe = "".join(c if c.isalnum() or c in "-_." else "_"
                        for c in self.name)
