@@ -73,7 +73,9 @@ def parse_args(argv):
                    "files compiled against the submission")
     p.add_argument("--rubric", help="default: KIT/benchmarks/rubric.txt")
     p.add_argument("--groups", help="the test groups (default: the kit's "
-                   "STAGE_*/tests/groups.txt, else one group per binary)")
+                   "STAGE_*/tests/groups.txt, or each assignment's "
+                   "STAGE_*/ROOM/tests/groups.txt, else one group per "
+                   "binary)")
     p.add_argument("--store", help="the workload's store (default: the "
                    "stage's: " + ", ".join(f"{k} {v}" for k, v in
                                             STAGE_STORES.items()) + ")")
