@@ -154,13 +154,41 @@ def save_state(work):
 
 
 def restore_state(work):
-    """Puts the saved tree and builds back in place of the current ones."""
+    """Puts the saved tree and builds back: copies each saved file whose
+    size or timestamp differs from the one in place (a grade rewrites a few
+    sources, objects and binaries, not the hundreds of megabytes of the
+    builds), and removes what the saved state does not hold."""
     saved = os.path.join(work, SAVED)
     for name in STATE:
-        shutil.rmtree(os.path.join(work, name), ignore_errors=True)
-        if os.path.isdir(os.path.join(saved, name)):
-            subprocess.run(["cp", "-a", os.path.join(saved, name), work],
-                           check=True)
+        source, target = os.path.join(saved, name), os.path.join(work, name)
+        if not os.path.isdir(source):
+            shutil.rmtree(target, ignore_errors=True)
+            continue
+        for dirpath, dirnames, filenames in os.walk(target, topdown=False):
+            rel = os.path.relpath(dirpath, target)
+            for entry in filenames + dirnames:
+                there = os.path.join(dirpath, entry)
+                if not os.path.lexists(os.path.join(source, rel, entry)):
+                    if os.path.isdir(there) and not os.path.islink(there):
+                        shutil.rmtree(there)
+                    else:
+                        os.remove(there)
+        for dirpath, _, filenames in os.walk(source):
+            rel = os.path.relpath(dirpath, source)
+            os.makedirs(os.path.join(target, rel), exist_ok=True)
+            for entry in filenames:
+                old = os.lstat(os.path.join(dirpath, entry))
+                there = os.path.join(target, rel, entry)
+                try:
+                    now = os.lstat(there)
+                    if (now.st_size, now.st_mtime_ns, now.st_mode) == (
+                            old.st_size, old.st_mtime_ns, old.st_mode):
+                        continue
+                    os.remove(there)
+                except FileNotFoundError:
+                    pass
+                shutil.copy2(os.path.join(dirpath, entry), there,
+                             follow_symlinks=False)
 
 
 def expand(names):
