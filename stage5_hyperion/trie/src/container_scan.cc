@@ -105,30 +105,4 @@ SiblingSearch FindS(const Region& region, const Node& t, uint8_t key) {
   return FindSibling(region.buf, t.end, region.end, true, key, 0);
 }
 
-uint64_t CountKeys(const Region& region) {
-  uint64_t keys = 0;
-  const uint8_t* buf = region.buf;
-  uint32_t pos = region.begin;
-  PreorderDecoder decoder;
-  while (pos < region.end && buf[pos] != 0) {
-    const Node n = decoder.Decode(buf, pos);
-    if (EndsKey(n.type)) ++keys;
-    switch (n.child) {
-      case ChildKind::kNone:
-        break;
-      case ChildKind::kPointer:
-        keys += LoadCount(buf + n.child_pos + HyperionPointer::kBytes);
-        break;
-      case ChildKind::kEmbedded:
-        keys += CountKeys(EmbeddedRegion(buf, n.child_pos));
-        break;
-      case ChildKind::kSuffix:
-        ++keys;
-        break;
-    }
-    pos = n.end;
-  }
-  return keys;
-}
-
 }  // namespace kvlab::stage5::hyperion

@@ -69,6 +69,33 @@ bool HyperionTrie::GetImpl(std::string_view key, std::string* value) const {
   return true;
 }
 
+uint64_t hyperion::CountKeys(const Region& region) {
+  uint64_t keys = 0;
+  const uint8_t* buf = region.buf;
+  uint32_t pos = region.begin;
+  hyperion::PreorderDecoder decoder;
+  while (pos < region.end && buf[pos] != 0) {
+    const Node n = decoder.Decode(buf, pos);
+    if (EndsKey(n.type)) ++keys;
+    switch (n.child) {
+      case ChildKind::kNone:
+        break;
+      case ChildKind::kPointer:
+        keys +=
+            hyperion::LoadCount(buf + n.child_pos + HyperionPointer::kBytes);
+        break;
+      case ChildKind::kEmbedded:
+        keys += hyperion::CountKeys(hyperion::EmbeddedRegion(buf, n.child_pos));
+        break;
+      case ChildKind::kSuffix:
+        ++keys;
+        break;
+    }
+    pos = n.end;
+  }
+  return keys;
+}
+
 bool HyperionTrie::GetNth(uint64_t n, std::string* key,
                           std::string* value) const {
   if (n >= size_) return false;
