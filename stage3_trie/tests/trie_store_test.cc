@@ -1,6 +1,6 @@
 // The three tries beyond the conformance suite: node sizes and exact memory,
-// pruning, the shape statistics, the letters alphabet's refusals, the BST
-// removal cases, very long keys, and randomized runs that check every
+// pruning, the shape statistics, the letters alphabet's refusals, the list
+// and BST removal cases, very long keys, and randomized runs that check every
 // invariant after every operation.
 
 #include "kvlab/stage3/trie_store.h"
@@ -303,6 +303,27 @@ TEST(TrieLettersTest, UnknownAlphabetIsRefusedWithTheChoices) {
   EXPECT_NE(store.status().message().find("letters"), std::string::npos)
       << store.status();
   EXPECT_FALSE(registry.Make("trie_list:alphabet=letters").ok());
+}
+
+// Deleting a child from a sorted sibling list: the first, one in the
+// middle and the last, each unlinked from the sibling before it while the
+// others stay reachable.
+TEST(TrieListTest, RemovingAChildAnywhereInTheListKeepsItsSiblings) {
+  const std::string children = "dkrz";  // the root's list: d -> k -> r -> z
+  for (char removed : children) {
+    std::unique_ptr<TrieStore> store = MakeTrie("trie_list");
+    for (char c : children) Put(store.get(), std::string(1, c));
+    ASSERT_TRUE(store->Delete(std::string(1, removed)));
+    ASSERT_TRUE(store->CheckInvariants().ok())
+        << store->CheckInvariants() << " removing " << removed;
+    std::vector<std::string> expected;
+    for (char c : children) {
+      if (c != removed) expected.push_back(std::string(1, c));
+    }
+    EXPECT_EQ(AllKeys(*store), expected) << "removing " << removed;
+    EXPECT_EQ(store->Size(), children.size() - 1) << "removing " << removed;
+    EXPECT_EQ(store->Shape().nodes, children.size()) << "removing " << removed;
+  }
 }
 
 // Deleting a child from a sibling BST: a leaf, a node with one subtree, and

@@ -10,12 +10,16 @@ test groups it lists, for the reasons it gives ("": any reason, where a
 crash or a thread schedule decides which test trips first).
 
 Usage: grade_fixtures_test.py --kit ROOT --work DIR [--test-scale X]
-                              STAGE/VARIANT...
+                              STAGE|STAGE/VARIANT...
 
-All stages share one work folder, and so the grader's builds: the first
-grade builds the kit (Release, ASan+UBSan, and TSan for stage 4), each
-later one recompiles what its submission changed (the files of its patch,
-and those of the variant before it).
+STAGE alone is its reference and then every broken copy. All stages share
+one work folder, and so the grader's builds: the first grade builds the kit
+(Release, ASan+UBSan, and TSan for stage 4), each later one what its stage
+adds or its patch changes. After a reference grade the work folder (the
+tree and its builds) is saved; each broken copy is graded from that saved
+state and the state put back after it, so the build only ever recompiles
+what one patch changes, never the files a previous patch touched. The
+grader itself runs exactly as on a student's tree.
 """
 
 import argparse
@@ -25,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "fixtures")
@@ -130,6 +135,77 @@ def check(expected, variant, grade_json, stdout):
     return problems
 
 
+# The work folder's entries that make a grade's starting state: the tree
+# and the build directories beside it (grade_submission.py's layout).
+STATE = ("tree", "release", "asan", "tsan")
+SAVED = "reference-state"
+
+
+def save_state(work):
+    """Copies the tree and builds to work/SAVED, timestamps kept (Ninja
+    compares them)."""
+    saved = os.path.join(work, SAVED)
+    shutil.rmtree(saved, ignore_errors=True)
+    os.makedirs(saved)
+    for name in STATE:
+        if os.path.isdir(os.path.join(work, name)):
+            subprocess.run(["cp", "-a", os.path.join(work, name), saved],
+                           check=True)
+
+
+def restore_state(work):
+    """Puts the saved tree and builds back: copies each saved file whose
+    size or timestamp differs from the one in place (a grade rewrites a few
+    sources, objects and binaries, not the hundreds of megabytes of the
+    builds), and removes what the saved state does not hold."""
+    saved = os.path.join(work, SAVED)
+    for name in STATE:
+        source, target = os.path.join(saved, name), os.path.join(work, name)
+        if not os.path.isdir(source):
+            shutil.rmtree(target, ignore_errors=True)
+            continue
+        for dirpath, dirnames, filenames in os.walk(target, topdown=False):
+            rel = os.path.relpath(dirpath, target)
+            for entry in filenames + dirnames:
+                there = os.path.join(dirpath, entry)
+                if not os.path.lexists(os.path.join(source, rel, entry)):
+                    if os.path.isdir(there) and not os.path.islink(there):
+                        shutil.rmtree(there)
+                    else:
+                        os.remove(there)
+        for dirpath, _, filenames in os.walk(source):
+            rel = os.path.relpath(dirpath, source)
+            os.makedirs(os.path.join(target, rel), exist_ok=True)
+            for entry in filenames:
+                old = os.lstat(os.path.join(dirpath, entry))
+                there = os.path.join(target, rel, entry)
+                try:
+                    now = os.lstat(there)
+                    if (now.st_size, now.st_mtime_ns, now.st_mode) == (
+                            old.st_size, old.st_mtime_ns, old.st_mode):
+                        continue
+                    os.remove(there)
+                except FileNotFoundError:
+                    pass
+                shutil.copy2(os.path.join(dirpath, entry), there,
+                             follow_symlinks=False)
+
+
+def expand(names):
+    """STAGE/VARIANT names: a bare STAGE is its reference, then every
+    variant of its expected.json."""
+    out = []
+    for name in names:
+        stage, _, variant = name.partition("/")
+        if variant:
+            out.append((stage, variant))
+        else:
+            variants = list(load_expected(stage)["variants"])
+            out += [(stage, "reference")] + [
+                (stage, v) for v in variants if v != "reference"]
+    return out
+
+
 def main(argv):
     parser = argparse.ArgumentParser()
     parser.add_argument("--kit", required=True)
@@ -137,30 +213,46 @@ def main(argv):
     parser.add_argument("--test-scale", type=float, default=0.25,
                         help="the stage's tests at this fraction of their "
                         "sizes (the grader's --test-scale)")
-    parser.add_argument("variants", nargs="+", metavar="STAGE/VARIANT")
+    parser.add_argument("variants", nargs="+", metavar="STAGE[/VARIANT]")
     args = parser.parse_args(argv)
     kit, work = os.path.abspath(args.kit), os.path.abspath(args.work)
     os.makedirs(work, exist_ok=True)
     failed = []
+    saved = False
     with tempfile.TemporaryDirectory(prefix="kvlab-grade-fixtures-") as tmp:
-        for name in args.variants:
-            stage, _, variant = name.partition("/")
-            expected = load_expected(stage)
-            if variant not in expected["variants"]:
-                parser.error(f"{stage}/expected.json has no {variant}")
-            print(f"=== {name}", flush=True)
-            submission = make_submission(kit, stage, variant, tmp)
-            grade_json, stdout = grade(
-                kit, work, stage, submission, variant, args.test_scale,
-                expected.get("workload_n", DEFAULT_N))
-            problems = check(expected, variant, grade_json, stdout)
-            for problem in problems:
-                print(f"FAIL {name}: {problem}")
-            if problems:
-                failed.append(name)
-            else:
-                print(f"ok {name}: {grade_json['score']:g}/"
-                      f"{expected['max_score']:g}")
+        try:
+            for stage, variant in expand(args.variants):
+                name = f"{stage}/{variant}"
+                expected = load_expected(stage)
+                if variant not in expected["variants"]:
+                    parser.error(f"{stage}/expected.json has no {variant}")
+                print(f"=== {name}", flush=True)
+                start = time.monotonic()
+                submission = make_submission(kit, stage, variant, tmp)
+                try:
+                    grade_json, stdout = grade(
+                        kit, work, stage, submission, variant,
+                        args.test_scale,
+                        expected.get("workload_n", DEFAULT_N))
+                finally:
+                    # A reference leaves the state to start from; a broken
+                    # copy is undone.
+                    if variant == "reference":
+                        save_state(work)
+                        saved = True
+                    elif saved:
+                        restore_state(work)
+                problems = check(expected, variant, grade_json, stdout)
+                for problem in problems:
+                    print(f"FAIL {name}: {problem}")
+                if problems:
+                    failed.append(name)
+                else:
+                    print(f"ok {name}: {grade_json['score']:g}/"
+                          f"{expected['max_score']:g} "
+                          f"({time.monotonic() - start:.0f} s)", flush=True)
+        finally:
+            shutil.rmtree(os.path.join(work, SAVED), ignore_errors=True)
     if failed:
         print(f"{len(failed)} variant(s) graded wrongly: {', '.join(failed)}")
         return 1

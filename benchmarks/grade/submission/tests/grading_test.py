@@ -661,6 +661,48 @@ class FixtureExpectationsTest(unittest.TestCase):
         self.assertIn("failing groups: [], expected ['conformance-avl']",
                       problems)
 
+    def test_a_broken_copy_is_undone_to_the_saved_state(self):
+        """The saved tree and builds come back byte for byte with their
+        timestamps (Ninja compares them), and what a broken copy added
+        goes."""
+        with tempfile.TemporaryDirectory() as work:
+            def write(rel, text):
+                os.makedirs(os.path.dirname(os.path.join(work, rel)),
+                            exist_ok=True)
+                with open(os.path.join(work, rel), "w") as f:
+                    f.write(text)
+            write("tree/stage1_bst/src/a.cc", "reference")
+            write("release/a.o", "object")
+            os.utime(os.path.join(work, "tree/stage1_bst/src/a.cc"),
+                     ns=(1_000_000_123, 1_000_000_123))
+            grade_fixtures_test.save_state(work)
+            write("tree/stage1_bst/src/a.cc", "patched")
+            write("tree/stage1_bst/src/b.cc", "added")
+            os.remove(os.path.join(work, "release/a.o"))
+            write("asan/c.o", "built for the patch")
+            grade_fixtures_test.restore_state(work)
+            source = os.path.join(work, "tree/stage1_bst/src/a.cc")
+            with open(source) as f:
+                self.assertEqual(f.read(), "reference")
+            self.assertEqual(os.stat(source).st_mtime_ns, 1_000_000_123)
+            self.assertTrue(os.path.isfile(os.path.join(work, "release/a.o")))
+            self.assertFalse(os.path.exists(
+                os.path.join(work, "tree/stage1_bst/src/b.cc")))
+            self.assertFalse(os.path.exists(os.path.join(work, "asan")))
+
+    @unittest.skipUnless(os.path.isdir(grade_fixtures_test.FIXTURES),
+                         "a course handout has no fixtures")
+    def test_a_stage_alone_is_its_reference_then_every_broken_copy(self):
+        order = grade_fixtures_test.expand(["stage2", "stage1/reference"])
+        self.assertEqual(order[0], ("stage2", "reference"))
+        self.assertEqual(order[-1], ("stage1", "reference"))
+        self.assertEqual(
+            {v for s, v in order[1:-1]},
+            set(self.stage_variants("stage2")) - {"reference"})
+
+    def stage_variants(self, stage):
+        return grade_fixtures_test.load_expected(stage)["variants"]
+
     @unittest.skipUnless(os.path.isdir(grade_fixtures_test.FIXTURES),
                          "a course handout has no fixtures")
     def test_every_patch_has_an_expected_grade(self):
