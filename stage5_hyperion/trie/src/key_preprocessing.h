@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "kvlab/kv_store.h"
+
 namespace kvlab::stage5 {
 
 // Key pre-processing for uniformly distributed keys (the zero-bit injection of
@@ -33,6 +35,11 @@ namespace kvlab::stage5 {
 constexpr size_t PreprocessedSize(size_t key_size) {
   return key_size <= 1 ? key_size : key_size + 1;
 }
+
+// The longest key the trie stores: a caller's longest key, transformed.
+// The trie itself is the same for every key length; only the buffers that
+// hold a whole key (the scan's) are sized by it.
+inline constexpr size_t kMaxStoredKeySize = PreprocessedSize(kMaxKeySize);
 
 // Writes the transform of `key` to out[0, PreprocessedSize(key.size())).
 void PreprocessKey(std::string_view key, uint8_t* out);

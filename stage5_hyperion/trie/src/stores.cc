@@ -60,6 +60,10 @@ void RegisterStage5Stores(StoreRegistry* registry) {
                "a search entering a container or directory of at most this "
                "many bytes asks for all its cache lines, 0..2^24 (default "
                "2304; 0: never)"},
+              {"preprocess",
+               "1: store keys with two zero bits injected after every six "
+               "bits of bytes 1-3 (the paper's key pre-processing, for "
+               "random keys), 0..1 (default 0)"},
           },
       .ordered = true,
       .linear_nth = false,
