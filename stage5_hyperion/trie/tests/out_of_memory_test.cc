@@ -248,13 +248,13 @@ TEST(HyperionOutOfMemory, BusyStoreMemoryGoneForGood) {
 TEST(HyperionOutOfMemory, PreprocessedBusyStoreEachAllocationFailingOnce) {
   kvlab::testing::RunAllocationFailureSweep(
       [] {
-        return std::unique_ptr<KVStore>(NewHyperionStore(HyperionOptions{
-            .inline_value = 16,
-            .embed_limit = 16,
-            .jump_table = 1,
-            .jump_table_min = 0,
-            .split_above = 256,
-            .preprocess = true}));
+        return std::unique_ptr<KVStore>(
+            NewHyperionStore(HyperionOptions{.inline_value = 16,
+                                             .embed_limit = 16,
+                                             .jump_table = 1,
+                                             .jump_table_min = 0,
+                                             .split_above = 256,
+                                             .preprocess = true}));
       },
       BusyOptions());
 }
