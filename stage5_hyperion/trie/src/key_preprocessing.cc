@@ -78,7 +78,8 @@ bool RestoreKey(std::string_view transformed, uint8_t* out, size_t* key_size) {
   }
   const size_t rest_from = kFirstSpread + groups;
   if (size > rest_from) {
-    std::memcpy(out + kFirstSpread + spread, in + rest_from, size - rest_from);
+    // memmove: restored in place, the rest moves down by one byte.
+    std::memmove(out + kFirstSpread + spread, in + rest_from, size - rest_from);
   }
   *key_size = original;
   return true;

@@ -49,6 +49,7 @@ std::string PreprocessKey(std::string_view key);
 // out[0, transformed.size() - 1) (or size 0/1 for those sizes) and returns
 // its size. Returns false, writing nothing useful, if `transformed` is not
 // the transform of any key (a length of 2 or a non-zero injected bit).
+// `out` may be transformed.data(): a key is restored in place.
 bool RestoreKey(std::string_view transformed, uint8_t* out, size_t* key_size);
 bool RestoreKey(std::string_view transformed, std::string* key);
 
