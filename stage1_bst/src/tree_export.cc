@@ -1,11 +1,10 @@
 #include "tree_export.h"
 
-#include <algorithm>
-#include <deque>
 #include <string>
-#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "kvlab/structure_export.h"
 
 namespace kvlab::stage1 {
 namespace {
@@ -36,44 +35,23 @@ absl::Status ExportTree(const Node* root, bool avl,
     }
   }
   if (start == nullptr) return absl::OkStatus();
-  const size_t budget = std::max<size_t>(options.max_nodes, 1);
-  // Each queued node with its depth and the edge that reached it.
-  struct Pending {
-    const Node* node;
-    int depth;
-    std::string parent_id;
-    const char* label;
-  };
-  std::deque<Pending> queue = {{start, 0, "", ""}};
-  while (!queue.empty()) {
-    Pending next = std::move(queue.front());
-    queue.pop_front();
-    const Node* node = next.node;
-    if (graph->nodes.size() == budget ||
-        (options.max_depth >= 0 && next.depth > options.max_depth)) {
-      continue;
-    }
-    StructureNode out;
-    out.id = IdOf(node);
-    out.title = QuotedKey(KeyOf(node));
-    out.fields.push_back({"size", absl::StrCat(node->size)});
-    if (avl) {
-      out.fields.push_back({"height", absl::StrCat(node->height)});
-      out.fields.push_back({"balance", absl::StrCat(HeightOf(node->right) -
-                                                    HeightOf(node->left))});
-    }
-    out.fields.push_back({"value", PrintablePrefix(ValueOf(node))});
-    if (!next.parent_id.empty()) {
-      graph->edges.push_back({next.parent_id, out.id, next.label});
-    }
-    if (node->left != nullptr) {
-      queue.push_back({node->left, next.depth + 1, out.id, "L"});
-    }
-    if (node->right != nullptr) {
-      queue.push_back({node->right, next.depth + 1, out.id, "R"});
-    }
-    graph->nodes.push_back(std::move(out));
-  }
+  ExportBreadthFirst(
+      start, options, graph,
+      [avl](const Node* node, StructureNode* out,
+            std::vector<StructureChild<const Node*>>* children) {
+        out->id = IdOf(node);
+        out->title = QuotedKey(KeyOf(node));
+        out->fields.push_back({"size", absl::StrCat(node->size)});
+        if (avl) {
+          out->fields.push_back({"height", absl::StrCat(node->height)});
+          out->fields.push_back(
+              {"balance",
+               absl::StrCat(HeightOf(node->right) - HeightOf(node->left))});
+        }
+        out->fields.push_back({"value", PrintablePrefix(ValueOf(node))});
+        if (node->left != nullptr) children->push_back({node->left, "L"});
+        if (node->right != nullptr) children->push_back({node->right, "R"});
+      });
   graph->nodes_omitted = SizeOf(root) - graph->nodes.size();
   return absl::OkStatus();
 }

@@ -2,14 +2,14 @@
 // node, identified by its address, showing its keys and the key count of
 // each child.
 
-#include <algorithm>
 #include <cstdio>
 #include <deque>
 #include <string>
-#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "kvlab/structure_export.h"
 #include "tree.h"
 
 namespace kvlab::stage2 {
@@ -64,47 +64,30 @@ absl::Status ExportTree(const Tree& tree, const StructureOptions& options,
         absl::StrCat("no node holds the key ", QuotedKey(options.from_key)));
   }
   if (start == nullptr) return absl::OkStatus();
-  const size_t budget = std::max<size_t>(options.max_nodes, 1);
-  struct Pending {
-    const Node* node;
-    int depth;
-    std::string parent_id;
-    uint64_t count;  // keys in its subtree, as its parent records them
-  };
-  std::deque<Pending> queue = {{start, 0, "", SubtreeSize(layout, start)}};
-  while (!queue.empty()) {
-    Pending next = std::move(queue.front());
-    queue.pop_front();
-    const Node* node = next.node;
-    if (graph->nodes.size() == budget ||
-        (options.max_depth >= 0 && next.depth > options.max_depth)) {
-      continue;
-    }
-    StructureNode out;
-    out.id = IdOf(node);
-    out.title =
-        absl::StrCat(node->leaf ? "leaf" : "internal", ", ", node->num_keys,
-                     " of ", layout.max_keys(), " keys");
-    std::vector<std::string> keys;
-    for (int i = 0; i < node->num_keys; ++i) {
-      keys.push_back(QuotedKey(KeyOf(layout.pairs(node)[i])));
-    }
-    out.fields.push_back({"keys", absl::StrJoin(keys, " ")});
-    if (!node->leaf) {
-      std::vector<uint64_t> counts(layout.counts(node),
-                                   layout.counts(node) + node->num_keys + 1);
-      out.fields.push_back({"child counts", absl::StrJoin(counts, " ")});
-      for (int i = 0; i <= node->num_keys; ++i) {
-        queue.push_back(
-            {layout.children(node)[i], next.depth + 1, out.id, counts[i]});
-      }
-    }
-    if (!next.parent_id.empty()) {
-      graph->edges.push_back(
-          {next.parent_id, out.id, absl::StrCat(next.count)});
-    }
-    graph->nodes.push_back(std::move(out));
-  }
+  ExportBreadthFirst(
+      start, options, graph,
+      [&layout](const Node* node, StructureNode* out,
+                std::vector<StructureChild<const Node*>>* children) {
+        out->id = IdOf(node);
+        out->title =
+            absl::StrCat(node->leaf ? "leaf" : "internal", ", ", node->num_keys,
+                         " of ", layout.max_keys(), " keys");
+        std::vector<std::string> keys;
+        for (int i = 0; i < node->num_keys; ++i) {
+          keys.push_back(QuotedKey(KeyOf(layout.pairs(node)[i])));
+        }
+        out->fields.push_back({"keys", absl::StrJoin(keys, " ")});
+        if (node->leaf) return;
+        // Each edge carries the key count the parent records for the child.
+        const uint64_t* counts = layout.counts(node);
+        out->fields.push_back(
+            {"child counts",
+             absl::StrJoin(counts, counts + node->num_keys + 1, " ")});
+        for (int i = 0; i <= node->num_keys; ++i) {
+          children->push_back(
+              {layout.children(node)[i], absl::StrCat(counts[i])});
+        }
+      });
   graph->nodes_omitted = nodes - graph->nodes.size();
   return absl::OkStatus();
 }

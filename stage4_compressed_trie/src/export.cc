@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "kvlab/stage4/ctrie_store.h"
 #include "kvlab/structure.h"
+#include "kvlab/structure_export.h"
 #include "node.h"
 #include "node_pool.h"
 #include "with_write_lock.h"
@@ -87,10 +88,8 @@ absl::Status CTrieStore::ExportStructure(const StructureOptions& options,
     struct Item {
       const Node* node;
       std::string path;  // key bytes up to the branch byte, label excluded
-      std::string parent_id;
-      std::string edge_label;
     };
-    Item start{root_.load(), "", "", ""};
+    Item start{root_.load(), ""};
     if (options.has_from_key) {
       std::string_view rest = options.from_key;
       while (true) {
@@ -117,43 +116,34 @@ absl::Status CTrieStore::ExportStructure(const StructureOptions& options,
             "no node stands for the prefix ", QuotedKey(options.from_key)));
       }
     }
-    const size_t budget = options.max_nodes < 1 ? 1 : options.max_nodes;
-    std::vector<Item> level = {std::move(start)};
-    for (int depth = 0; !level.empty(); ++depth) {
-      if (options.max_depth >= 0 && depth > options.max_depth) break;
-      std::vector<Item> below;
-      for (Item& item : level) {
-        if (graph->nodes.size() == budget) break;
-        const Node* x = item.node;
-        const std::string_view label = stage4::Label(x);
-        const std::string full = item.path + std::string(label);
-        StructureNode out;
-        out.id = IdOf(item.path);
-        // The title shows the name and the label after it: "te" + "a".
-        out.title = x == root_.load() ? "root" : QuotedKey(item.path);
-        if (!label.empty())
-          absl::StrAppend(&out.title, " + ", QuotedKey(label));
-        out.fields.push_back({"edge label", QuotedKey(label)});
-        if (stage4::HasValue(x)) {
-          out.fields.push_back({"value", PrintablePrefix(stage4::Value(x))});
-        }
-        const size_t children = stage4::NumChildren(x);
-        out.fields.push_back(
-            {"block",
-             absl::StrCat(stage4::NodeBytes(x), " B at ", pool_->Where(x))});
-        for (size_t i = 0; i < children; ++i) {
-          const char branch = static_cast<char>(stage4::BranchArray(x)[i]);
-          below.push_back({stage4::LoadChild(x, i), full + branch, out.id,
-                           absl::StrCat(QuotedKey(std::string_view(&branch, 1)),
-                                        " count ", stage4::LoadCount(x, i))});
-        }
-        if (!item.parent_id.empty()) {
-          graph->edges.push_back({item.parent_id, out.id, item.edge_label});
-        }
-        graph->nodes.push_back(std::move(out));
-      }
-      level = std::move(below);
-    }
+    ExportBreadthFirst(
+        std::move(start), options, graph,
+        [this](const Item& item, StructureNode* out,
+               std::vector<StructureChild<Item>>* children) {
+          const Node* x = item.node;
+          const std::string_view label = stage4::Label(x);
+          const std::string full = item.path + std::string(label);
+          out->id = IdOf(item.path);
+          // The title shows the name and the label after it: "te" + "a".
+          out->title = x == root_.load() ? "root" : QuotedKey(item.path);
+          if (!label.empty()) {
+            absl::StrAppend(&out->title, " + ", QuotedKey(label));
+          }
+          out->fields.push_back({"edge label", QuotedKey(label)});
+          if (stage4::HasValue(x)) {
+            out->fields.push_back({"value", PrintablePrefix(stage4::Value(x))});
+          }
+          out->fields.push_back(
+              {"block",
+               absl::StrCat(stage4::NodeBytes(x), " B at ", pool_->Where(x))});
+          for (size_t i = 0; i < stage4::NumChildren(x); ++i) {
+            const char branch = static_cast<char>(stage4::BranchArray(x)[i]);
+            children->push_back(
+                {Item{stage4::LoadChild(x, i), full + branch},
+                 absl::StrCat(QuotedKey(std::string_view(&branch, 1)),
+                              " count ", stage4::LoadCount(x, i))});
+          }
+        });
     graph->nodes_omitted = nodes - graph->nodes.size();
     ExportPool(*pool_, graph);
     return absl::OkStatus();

@@ -112,14 +112,14 @@ absl::Status HyperionTrie::Checker::CheckJumpSuccessor(const uint8_t* buf,
         absl::StrCat(present ? "jump successor" : "no jump successor",
                      " on a T-node with ", children.count, " children"));
   }
-  const uint64_t keys = CountKeys(Region{buf, t.pos, end});
+  const uint64_t keys = hyperion::CountKeys(Region{buf, t.pos, end});
   if (has_table != trie_.WantsTNodeTable(children.count, keys)) {
     return Violation(absl::StrCat(
         has_table ? "T-node jump table" : "no T-node jump table",
         " on a T-node with ", children.count, " children and ", keys, " keys"));
   }
   if (has_table) {
-    const std::string want = TNodeTableFor(buf, t.end, end);
+    const std::string want = hyperion::TNodeTableFor(buf, t.end, end);
     for (uint32_t e = 0; e < hyperion::kTNodeTableEntries; ++e) {
       const auto* w = reinterpret_cast<const uint8_t*>(want.data());
       const hyperion::TNodeTableEntry got =
@@ -162,7 +162,7 @@ absl::Status HyperionTrie::Checker::CheckJumpTable(const Region& region) {
     const Node t = DecodeNode(c, pos, prev);
     const uint32_t end = hyperion::SkipSChildren(c, t.end, region.end);
     t_nodes[pos] = {t.key, keys};
-    keys += CountKeys(Region{c, pos, end, 0});
+    keys += hyperion::CountKeys(Region{c, pos, end, 0});
     prev = t.key;
     pos = end;
   }

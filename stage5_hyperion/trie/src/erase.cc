@@ -109,7 +109,7 @@ bool HyperionTrie::Erase(std::string_view key) {
       const hyperion::Suffix sx =
           hyperion::DecodeSuffix(buf, d.s.node.child_pos);
       if (sx.bytes != key.substr(d.depth + 2)) return false;
-      freed_chunk = ExternalChunk(buf + sx.value_pos, sx.value_bytes);
+      freed_chunk = hyperion::ExternalChunk(buf + sx.value_pos, sx.value_bytes);
       loss = Loss::kSChild;
       break;
     }
@@ -173,10 +173,11 @@ bool HyperionTrie::RemoveFromFrame(LevelPath* levels, const Frame* frames,
     RemoveNode(levels, &embeds, r, n, end, prev, s_level);
   };
   if (loss == Loss::kTValue) {
-    *freed_chunk = ExternalChunk(buf, t);
+    *freed_chunk = hyperion::ExternalChunk(buf, t);
     if (t_end > t.end) {
       Splice(levels, &embeds, t.pos, t.end - t.pos,
-             Rewritten(buf, t, NodeType::kInner, {}, ChildKind::kNone, {}));
+             hyperion::Rewritten(buf, t, NodeType::kInner, {}, ChildKind::kNone,
+                                 {}));
     } else {
       remove(t, t_end, fr.t_prev, /*s_level=*/false);
     }
@@ -187,7 +188,7 @@ bool HyperionTrie::RemoveFromFrame(LevelPath* levels, const Frame* frames,
     std::string_view child_bytes(
         reinterpret_cast<const char*>(buf + s.child_pos), s.child_bytes);
     if (loss == Loss::kSValue) {
-      *freed_chunk = ExternalChunk(buf, s);
+      *freed_chunk = hyperion::ExternalChunk(buf, s);
       type = NodeType::kInner;
     } else {
       child = ChildKind::kNone;
@@ -195,8 +196,9 @@ bool HyperionTrie::RemoveFromFrame(LevelPath* levels, const Frame* frames,
     }
     if (type != NodeType::kInner || child != ChildKind::kNone) {
       const hyperion::TaggedValue value(buf, s);
-      Splice(levels, &embeds, s.pos, s.end - s.pos,
-             Rewritten(buf, s, type, value.view(), child, child_bytes));
+      Splice(
+          levels, &embeds, s.pos, s.end - s.pos,
+          hyperion::Rewritten(buf, s, type, value.view(), child, child_bytes));
     } else if (t.type == NodeType::kInner && s.pos == t.end &&
                (s.end >= r.end || buf[s.end] == 0 ||
                 !hyperion::IsS(buf[s.end]))) {
@@ -220,7 +222,7 @@ void HyperionTrie::RemoveNode(LevelPath* levels, EmbedPath* embeds,
   uint32_t old_len = end - n.pos;
   if (end < r.end && buf[end] != 0 && (!s_level || hyperion::IsS(buf[end]))) {
     const Node next = DecodeNode(buf, end, n.key);
-    bytes = Reencoded(next, prev);
+    bytes = hyperion::Reencoded(next, prev);
     old_len += next.head_bytes();
   }
   Splice(levels, embeds, n.pos, old_len, bytes);

@@ -235,17 +235,8 @@ class HyperionTrie final : public HyperionStore {
                                const hyperion::Suffix& sx) const {
     return sx.has_value ? ValueAt(buf + sx.value_pos) : std::string_view();
   }
-  // The chunk of the value encoded in the `bytes` bytes at `enc` (none:
-  // 0), if it is external; null otherwise. A write that replaces or
-  // removes a value notes it before the splice and frees it after.
-  static HyperionPointer ExternalChunk(const uint8_t* enc, uint32_t bytes);
-  // The same for the value of node `n` of `buf` (a bare one is inline).
-  static HyperionPointer ExternalChunk(const uint8_t* buf, const Node& n) {
-    if (hyperion::IsBareLeaf(n.header)) return HyperionPointer();
-    return ExternalChunk(buf + n.value_pos, n.value_bytes);
-  }
 
-  // --- building nodes (build.cc)
+  // --- building nodes (insert.cc)
   // Appends the T-nodes (and below) for `entries` (sorted, distinct, each
   // longer than `depth`), keys read from byte `depth`; the first T-node's
   // delta counts from `prev`.
@@ -317,13 +308,6 @@ class HyperionTrie final : public HyperionStore {
   void InsertSibling(LevelPath* levels, EmbedPath* embeds,
                      const hyperion::SiblingSearch& search, uint8_t key,
                      std::string nodes);
-  // Node `n`'s header and key byte re-encoded after sibling key `prev`.
-  static std::string Reencoded(const Node& n, uint8_t prev);
-  // Node `n` (at its position) with a new type, value and child; keeps its
-  // header's delta and key byte.
-  static std::string Rewritten(const uint8_t* buf, const Node& n, NodeType type,
-                               std::string_view value_enc, ChildKind child,
-                               std::string_view child_bytes);
 
   // Brings the jump successors and the jump table of level `i` up to date
   // after an operation on `key` that changed the number of keys by
@@ -333,7 +317,7 @@ class HyperionTrie final : public HyperionStore {
   void FinishLevel(LevelPath* levels, size_t i, std::string_view key,
                    int key_delta);
 
-  // --- jump successors (jump_successor.cc)
+  // --- jump successors (jump_upkeep.cc)
   // Only the T-node on the key's path (key byte levels[i].depth, at
   // levels[i].t_pos) can be stale, or every T-node if the level was just
   // ejected.
@@ -348,7 +332,7 @@ class HyperionTrie final : public HyperionStore {
   // options_.tnode_table ask.
   std::string WithJumpSuccessors(std::string_view nodes) const;
 
-  // --- T-node jump tables (tnode_table.h; upkeep in jump_successor.cc)
+  // --- T-node jump tables (tnode_table.h; upkeep in jump_upkeep.cc)
   // True if a T-node of a real container with `children` S-children and
   // `keys` keys at and below it carries a table.
   bool WantsTNodeTable(uint32_t children, uint64_t keys) const;
@@ -363,13 +347,6 @@ class HyperionTrie final : public HyperionStore {
   static bool UpdateTNodeTable(uint8_t* buf, const Node& t, const Level& level,
                                std::string_view key, int64_t bytes,
                                int key_delta);
-  // The table for the S-children at [begin, end) of `buf`.
-  static std::string TNodeTableFor(const uint8_t* buf, uint32_t begin,
-                                   uint32_t end);
-  // Moves the entries of T-node `t`'s table (if any) naming a key byte
-  // after `s` by `bytes` and `key_delta` keys, in place.
-  static void ShiftTNodeTable(uint8_t* buf, const Node& t, uint8_t s,
-                              int64_t bytes, int key_delta);
 
   // --- container jump tables (jump_table.cc, jump_table.h)
   // Moves the entries after the path's T-node by the level's change in
@@ -384,8 +361,6 @@ class HyperionTrie final : public HyperionStore {
   void RebuildJumpTable(LevelPath* levels, size_t i);
 
   // --- reading (read.cc)
-  // Keys below `region`, counting pointer children by their stored counts.
-  static uint64_t CountKeys(const Region& region);
   // The n-th key below `region`: appends its bytes to `*key` and sets
   // `*value` (if non-null) to its value; false if there are no n+1 keys.
   bool NthInRegion(const Region& region, uint64_t n, std::string* key,

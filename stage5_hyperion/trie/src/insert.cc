@@ -4,6 +4,7 @@
 // S-node, a key ending at an S-node, and an S-node whose child is absent, a
 // pointer, an embedded container or a suffix (which splits).
 
+#include <cstring>
 #include <utility>
 
 #include "descent.h"
@@ -11,6 +12,7 @@
 
 namespace kvlab::stage5 {
 
+using hyperion::AppendHeaderAndKey;
 using hyperion::ChildKind;
 using hyperion::Descent;
 using hyperion::EndsKey;
@@ -21,6 +23,7 @@ using hyperion::Stop;
 
 namespace {
 
+// The type of the node where a key ends: with or without an inline value.
 NodeType EndType(std::string_view value_enc) {
   return value_enc.empty() ? NodeType::kLeaf : NodeType::kLeafValue;
 }
@@ -95,10 +98,10 @@ bool HyperionTrie::Insert(std::string_view key, std::string_view value) {
     case Stop::kEndsAtT: {
       const Node& tn = d.t.node;
       replaced = EndsKey(tn.type);
-      old_chunk = ExternalChunk(buf, tn);
+      old_chunk = hyperion::ExternalChunk(buf, tn);
       Splice(&levels, &embeds, tn.pos, tn.end - tn.pos,
-             Rewritten(buf, tn, EndType(value_enc), value_enc, ChildKind::kNone,
-                       {}));
+             hyperion::Rewritten(buf, tn, EndType(value_enc), value_enc,
+                                 ChildKind::kNone, {}));
       break;
     }
     case Stop::kNoS: {
@@ -118,10 +121,10 @@ bool HyperionTrie::Insert(std::string_view key, std::string_view value) {
       const std::string_view child_bytes(
           reinterpret_cast<const char*>(buf + sn.child_pos), sn.child_bytes);
       replaced = EndsKey(sn.type);
-      old_chunk = ExternalChunk(buf, sn);
+      old_chunk = hyperion::ExternalChunk(buf, sn);
       Splice(&levels, &embeds, sn.pos, sn.end - sn.pos,
-             Rewritten(buf, sn, EndType(value_enc), value_enc, sn.child,
-                       child_bytes));
+             hyperion::Rewritten(buf, sn, EndType(value_enc), value_enc,
+                                 sn.child, child_bytes));
       break;
     }
     case Stop::kNoChild:
@@ -165,7 +168,7 @@ bool HyperionTrie::AddBelowS(LevelPath* levels, EmbedPath* embeds,
     const std::string suffix_value(
         reinterpret_cast<const char*>(buf + sx.value_pos), sx.value_bytes);
     if (suffix == rest) {
-      *old_chunk = ExternalChunk(buf + sx.value_pos, sx.value_bytes);
+      *old_chunk = hyperion::ExternalChunk(buf + sx.value_pos, sx.value_bytes);
       std::string bytes;
       hyperion::AppendSuffix(&bytes, rest, value_enc);
       Splice(levels, embeds, sn.child_pos, sn.child_bytes, bytes);
@@ -179,9 +182,87 @@ bool HyperionTrie::AddBelowS(LevelPath* levels, EmbedPath* embeds,
   // but resolve again rather than rely on it.
   const uint8_t* base = Base(*levels, levels->size() - 1);
   const hyperion::TaggedValue value_kept(base, sn);
-  Splice(levels, embeds, sn.pos, sn.end - sn.pos,
-         Rewritten(base, sn, sn.type, value_kept.view(), kind, child));
+  Splice(
+      levels, embeds, sn.pos, sn.end - sn.pos,
+      hyperion::Rewritten(base, sn, sn.type, value_kept.view(), kind, child));
   return false;
+}
+
+// Building new nodes: the bytes for a set of key remainders, as T-nodes,
+// S-nodes and children, used by every insertion and by suffix splits.
+
+void HyperionTrie::BuildTLevel(const Entry* entries, size_t n, size_t depth,
+                               uint8_t prev, std::string* out) {
+  size_t i = 0;
+  while (i < n) {
+    const uint8_t t = uint8_t(entries[i].key[depth]);
+    size_t j = i;
+    while (j < n && uint8_t(entries[j].key[depth]) == t) ++j;
+    // Sorted: a key ending at this byte comes first in its group.
+    NodeType type = NodeType::kInner;
+    size_t k = i;
+    if (entries[i].key.size() == depth + 1) {
+      type = EndType(entries[i].value_enc);
+      k = i + 1;
+    }
+    AppendHeaderAndKey(out, type, /*s=*/false, prev, t, 0);
+    if (type == NodeType::kLeafValue) out->append(entries[i].value_enc);
+    if (k < j) BuildSLevel(entries + k, j - k, depth + 1, 0, out);
+    prev = t;
+    i = j;
+  }
+}
+
+void HyperionTrie::BuildSLevel(const Entry* entries, size_t n, size_t depth,
+                               uint8_t prev, std::string* out) {
+  size_t i = 0;
+  while (i < n) {
+    const uint8_t s = uint8_t(entries[i].key[depth]);
+    size_t j = i;
+    while (j < n && uint8_t(entries[j].key[depth]) == s) ++j;
+    NodeType type = NodeType::kInner;
+    size_t k = i;
+    if (entries[i].key.size() == depth + 1) {
+      type = EndType(entries[i].value_enc);
+      k = i + 1;
+    }
+    std::string child;
+    ChildKind kind = ChildKind::kNone;
+    if (k < j) kind = BuildChild(entries + k, j - k, depth + 1, &child);
+    hyperion::AppendSNode(out, type, prev, s, kind, entries[i].value_enc);
+    out->append(child);
+    prev = s;
+    i = j;
+  }
+}
+
+ChildKind HyperionTrie::BuildChild(const Entry* entries, size_t n, size_t depth,
+                                   std::string* out) {
+  if (n == 1 && entries[0].key.size() - depth <= hyperion::kMaxSuffix) {
+    hyperion::AppendSuffix(out, entries[0].key.substr(depth),
+                           entries[0].value_enc);
+    return ChildKind::kSuffix;
+  }
+  std::string payload;
+  BuildTLevel(entries, n, depth, 0, &payload);
+  if (payload.size() + 1 <= options_.embed_limit) {
+    out->push_back(char(payload.size() + 1));
+    out->append(payload);
+    return ChildKind::kEmbedded;
+  }
+  hyperion::AppendPointerChild(out, NewContainer(WithJumpSuccessors(payload)),
+                               n);
+  return ChildKind::kPointer;
+}
+
+HyperionPointer HyperionTrie::NewContainer(std::string_view payload, Fit fit) {
+  const uint32_t used = uint32_t(hyperion::kHeaderBytes + payload.size());
+  const uint32_t size = hyperion::RoundUpToStep(used);
+  const HyperionPointer hp = AllocateChunk(size, fit);
+  auto* c = static_cast<uint8_t*>(mm_.Resolve(hp));
+  hyperion::StoreHeader(c, size, size - used);
+  std::memcpy(c + hyperion::kHeaderBytes, payload.data(), payload.size());
+  return hp;
 }
 
 }  // namespace kvlab::stage5

@@ -76,4 +76,34 @@ uint32_t StoreJumpSuccessor(uint8_t* p, uint32_t jump, uint64_t keys) {
   return kJumpBytes + StoreVarint(p + kJumpBytes, keys);
 }
 
+std::string Reencoded(const Node& n, uint8_t prev) {
+  std::string out;
+  // The stored type: a bare leaf stays one.
+  AppendHeaderAndKey(&out, StoredTypeOf(n.header), n.s, prev, n.key,
+                     uint8_t(n.header >> kFlagShift));
+  return out;
+}
+
+std::string Rewritten(const uint8_t* buf, const Node& n, NodeType type,
+                      std::string_view value_enc, ChildKind child,
+                      std::string_view child_bytes) {
+  std::string out;
+  if (n.s) {
+    // An S-node keeps its key byte's encoding against the same predecessor.
+    const uint8_t prev = uint8_t(n.key - DeltaOf(n.header));
+    AppendSNode(&out, type, prev, n.key, child, value_enc);
+    out.append(child_bytes);
+    return out;
+  }
+  constexpr uint8_t kKept = kDeltaMask | kJumpSuccessorFlag | kTNodeTableFlag;
+  out.push_back(char(uint8_t(uint8_t(type) | (n.header & kKept))));
+  if (DeltaOf(n.header) == 0) out.push_back(char(buf[n.pos + 1]));
+  // A T-node keeps its jump successor; FinishLevel corrects its value.
+  out.append(reinterpret_cast<const char*>(buf + n.jump_pos),
+             n.value_pos - n.jump_pos);
+  if (type == NodeType::kLeafValue) out.append(value_enc);
+  out.append(child_bytes);
+  return out;
+}
+
 }  // namespace kvlab::stage5::hyperion

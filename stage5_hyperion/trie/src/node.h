@@ -373,6 +373,27 @@ class TaggedValue {
   std::string_view view_;
 };
 
+// The chunk of the value encoded in the `bytes` bytes at `enc` (none: 0),
+// if it is external; null otherwise. A write that replaces or removes a
+// value notes it before the splice and frees it after.
+inline HyperionPointer ExternalChunk(const uint8_t* enc, uint32_t bytes) {
+  if (bytes == 0 || !IsExternal(enc)) return HyperionPointer();
+  return ExternalValue(enc);
+}
+// The same for the value of node `n` of `buf` (a bare one is inline).
+inline HyperionPointer ExternalChunk(const uint8_t* buf, const Node& n) {
+  if (IsBareLeaf(n.header)) return HyperionPointer();
+  return ExternalChunk(buf + n.value_pos, n.value_bytes);
+}
+
+// Node `n`'s header and key byte re-encoded after sibling key `prev`.
+std::string Reencoded(const Node& n, uint8_t prev);
+// Node `n` of `buf` (at its position) with a new type, value and child;
+// keeps its header's delta and key byte, and a T-node its jump successor.
+std::string Rewritten(const uint8_t* buf, const Node& n, NodeType type,
+                      std::string_view value_enc, ChildKind child,
+                      std::string_view child_bytes);
+
 }  // namespace kvlab::stage5::hyperion
 
 #endif  // KVLAB_STAGE5_NODE_H_

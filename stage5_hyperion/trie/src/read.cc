@@ -69,7 +69,7 @@ bool HyperionTrie::GetImpl(std::string_view key, std::string* value) const {
   return true;
 }
 
-uint64_t HyperionTrie::CountKeys(const Region& region) {
+uint64_t hyperion::CountKeys(const Region& region) {
   uint64_t keys = 0;
   const uint8_t* buf = region.buf;
   uint32_t pos = region.begin;
@@ -85,7 +85,7 @@ uint64_t HyperionTrie::CountKeys(const Region& region) {
             hyperion::LoadCount(buf + n.child_pos + HyperionPointer::kBytes);
         break;
       case ChildKind::kEmbedded:
-        keys += CountKeys(hyperion::EmbeddedRegion(buf, n.child_pos));
+        keys += hyperion::CountKeys(hyperion::EmbeddedRegion(buf, n.child_pos));
         break;
       case ChildKind::kSuffix:
         ++keys;
@@ -179,7 +179,8 @@ bool HyperionTrie::NthInRegion(const Region& region, uint64_t n,
             hyperion::LoadCount(buf + node.child_pos + HyperionPointer::kBytes);
         break;
       case ChildKind::kEmbedded:
-        below = CountKeys(hyperion::EmbeddedRegion(buf, node.child_pos));
+        below =
+            hyperion::CountKeys(hyperion::EmbeddedRegion(buf, node.child_pos));
         break;
       case ChildKind::kSuffix:
         below = 1;

@@ -130,7 +130,8 @@ void HyperionTrie::Eject(LevelPath* levels, EmbedPath* embeds, uint32_t* pos) {
   const Embed e = embeds->front();
   uint8_t* c = Base(*levels, li);
   const uint32_t esize = c[e.size_pos];
-  const uint64_t count = CountKeys(hyperion::EmbeddedRegion(c, e.size_pos));
+  const uint64_t count =
+      hyperion::CountKeys(hyperion::EmbeddedRegion(c, e.size_pos));
   const std::string payload(reinterpret_cast<const char*>(c + e.size_pos + 1),
                             esize - 1);
   const HyperionPointer child = NewContainer(payload);
@@ -168,43 +169,10 @@ void HyperionTrie::InsertSibling(LevelPath* levels, EmbedPath* embeds,
   uint32_t old_len = 0;
   if (search.has_next) {
     // The sibling after the insertion point now follows `key`.
-    nodes += Reencoded(search.node, key);
+    nodes += hyperion::Reencoded(search.node, key);
     old_len = search.node.head_bytes();
   }
   Splice(levels, embeds, search.pos, old_len, nodes);
-}
-
-std::string HyperionTrie::Reencoded(const Node& n, uint8_t prev) {
-  std::string out;
-  // The stored type: a bare leaf stays one.
-  hyperion::AppendHeaderAndKey(&out, hyperion::StoredTypeOf(n.header), n.s,
-                               prev, n.key, uint8_t(n.header >> kFlagShift));
-  return out;
-}
-
-std::string HyperionTrie::Rewritten(const uint8_t* buf, const Node& n,
-                                    NodeType type, std::string_view value_enc,
-                                    ChildKind child,
-                                    std::string_view child_bytes) {
-  std::string out;
-  if (n.s) {
-    // An S-node keeps its key byte's encoding against the same predecessor.
-    const uint8_t prev = uint8_t(n.key - hyperion::DeltaOf(n.header));
-    hyperion::AppendSNode(&out, type, prev, n.key, child, value_enc);
-    out.append(child_bytes);
-    return out;
-  }
-  constexpr uint8_t kKept = hyperion::kDeltaMask |
-                            hyperion::kJumpSuccessorFlag |
-                            hyperion::kTNodeTableFlag;
-  out.push_back(char(uint8_t(uint8_t(type) | (n.header & kKept))));
-  if (hyperion::DeltaOf(n.header) == 0) out.push_back(char(buf[n.pos + 1]));
-  // A T-node keeps its jump successor; FinishLevel corrects its value.
-  out.append(reinterpret_cast<const char*>(buf + n.jump_pos),
-             n.value_pos - n.jump_pos);
-  if (type == NodeType::kLeafValue) out.append(value_enc);
-  out.append(child_bytes);
-  return out;
 }
 
 // Jump successors first: the jump table's entries after the path's T-node

@@ -147,7 +147,7 @@ void HyperionTrie::SplitIfLarge(LevelPath* levels, size_t i) {
   // are freed only once the write is done (undo_log.h).
   const auto* bytes = reinterpret_cast<const char*>(c);
   const std::string first(bytes + r.begin, cut.pos - r.begin);
-  std::string second = Reencoded(cut, 0);
+  std::string second = hyperion::Reencoded(cut, 0);
   second.append(bytes + cut.jump_pos, r.end - cut.jump_pos);
   std::vector<DirectoryEntry> entries;
   if (dir != nullptr) {
@@ -164,7 +164,7 @@ void HyperionTrie::SplitIfLarge(LevelPath* levels, size_t i) {
   // gets no room to grow; a later Put there moves it to a block that has.
   piece_a.hp = NewContainer(first, Fit::kExact);
   piece_b.hp = NewContainer(second);
-  const uint64_t keys_a = CountKeys(hyperion::WholeContainer(
+  const uint64_t keys_a = hyperion::CountKeys(hyperion::WholeContainer(
       static_cast<const uint8_t*>(mm_.Resolve(piece_a.hp))));
   piece_b.keys = piece_a.keys - keys_a;
   piece_a.keys = keys_a;

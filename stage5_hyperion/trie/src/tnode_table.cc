@@ -2,6 +2,7 @@
 
 #include <cassert>
 
+#include "container_scan.h"
 #include "jump_table.h"
 #include "kvlab/coding.h"
 
@@ -76,6 +77,18 @@ std::string TNodeTableBuilder::Finish() const {
     StoreTNodeTableEntry(p, i, entries_[i]);
   }
   return table;
+}
+
+std::string TNodeTableFor(const uint8_t* buf, uint32_t begin, uint32_t end) {
+  TNodeTableBuilder table;
+  uint8_t prev = 0;
+  for (uint32_t pos = begin; pos < end;) {
+    const Node s = DecodeNode(buf, pos, prev);
+    table.Add(pos - begin, s.key, CountKeys(Region{buf, pos, s.end}));
+    prev = s.key;
+    pos = s.end;
+  }
+  return table.Finish();
 }
 
 }  // namespace kvlab::stage5::hyperion

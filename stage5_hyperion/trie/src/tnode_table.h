@@ -27,7 +27,7 @@
 //
 // Offsets count from the first child, so a change to the T-node's own
 // head or value leaves the table valid; a change to its children does not,
-// and the upkeep (FinishJumpSuccessors, jump_successor.cc) moves its
+// and the upkeep (FinishJumpSuccessors, jump_upkeep.cc) moves its
 // entries in place or rebuilds it.
 
 #ifndef KVLAB_STAGE5_TNODE_TABLE_H_
@@ -87,6 +87,9 @@ class TNodeTableBuilder {
   uint32_t next_ = 0;  // the first entry not yet assigned
   uint64_t keys_ = 0;  // below the children added so far
 };
+
+// The table for the S-children at [begin, end) of `buf`.
+std::string TNodeTableFor(const uint8_t* buf, uint32_t begin, uint32_t end);
 
 }  // namespace kvlab::stage5::hyperion
 

@@ -36,10 +36,4 @@ std::string_view HyperionTrie::ExternalValueAt(const uint8_t* enc) const {
                           mm_.Size(hp));
 }
 
-HyperionPointer HyperionTrie::ExternalChunk(const uint8_t* enc,
-                                            uint32_t bytes) {
-  if (bytes == 0 || !IsExternal(enc)) return HyperionPointer();
-  return hyperion::ExternalValue(enc);
-}
-
 }  // namespace kvlab::stage5

@@ -10,8 +10,9 @@
 // growths. The paper grows blocks up to 8 KiB in 256-byte steps to spare
 // the heap's fragmentation; with glibc's malloc the 32-byte steps leave
 // less of it: at 10M random integers, whose containers are 2-3 KB blocks,
-// the process holds 19.6 B/key against 22.6 (docs/stage5_hyperion.md,
-// "Heap blocks in 32-byte steps").
+// the process holds 19.6 B/key against 22.6
+// (docs/experiments/stage5_hyperion_memory.md, "Heap blocks in 32-byte
+// steps").
 
 #ifndef KVLAB_STAGE5_SIZE_CLASSES_H_
 #define KVLAB_STAGE5_SIZE_CLASSES_H_
