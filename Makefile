@@ -141,7 +141,8 @@ help:
 	@echo "                            thresholds in benchmarks/rubric.txt (N= THREADS= SECONDS= STAGE=)"
 	@echo "  make stageN grade         the grade of the stage's store (stage1 avl ... stage5 hyperion)"
 	@echo "  make grade SUBMISSION=dir STAGE=stageN   a student's tree: build, test groups,"
-	@echo "                            sanitizers, workload (PRIVATE_TESTS=dir; docs/grading.md)"
+	@echo "                            sanitizers, workload (PRIVATE_TESTS=dir; docs/grading.md);"
+	@echo "                            STAGE=stage5_memory or stage5_trie: one of stage 5's assignments"
 	@echo "  make leaderboard          rank the submission grades in GRADES (results/grades)"
 	@echo "  make [stageN] massif      valgrind massif on kvbench: peak heap, top allocation sites"
 	@echo "  make [stageN] profile     gperftools CPU profile of kvbench: text report and call graph"
@@ -160,8 +161,9 @@ help:
 	@echo "                            dir/index.html steps through them (docs/kvlab-draw.md)"
 	@echo "  make docs-images          redraw docs/img/draw-*.svg, a few steps of each stage's store"
 	@echo "  make [stageN] memcheck    valgrind memcheck over the tests, sizes scaled down"
-	@echo "  make handout OUT=dir      a course handout: stubs for the core of stages 1-4"
-	@echo "                            (STAGES=\"stage2 stage4\" or make stage2 handout: those only)"
+	@echo "  make handout OUT=dir      a course handout: stubs for the core of stages 1-5"
+	@echo "                            (STAGES=\"stage2 stage4\" or make stage2 handout: those only;"
+	@echo "                            stage 5 is two assignments, stage5_memory and stage5_trie)"
 	@echo "  make install PREFIX=dir   headers, libkvlab.a, libkvgrade.a, their .pc files, bin/kvlab-draw"
 	@echo "  make deps                 install missing Debian packages (run by the others)"
 	@echo "  make format / clean       clang-format every source / remove build/"
@@ -188,8 +190,10 @@ asan tsan:
 	@if [ -z "$(ACTIONS)" ]; then $(MAKE) --no-print-directory build SANITIZER=$@; fi
 
 # With a stage word, ctest also writes its results as JUnit XML and the
-# stage's progress table follows (tests/groups.txt, docs/teaching.md).
-GROUPS_FILE = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/groups.txt))
+# stage's progress table follows (tests/groups.txt, docs/teaching.md); a
+# stage handed out as assignments (stage 5: memory/ and trie/) has one
+# table each, named after the test binary built in the assignment's folder.
+GROUPS_FILE = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/groups.txt $(STAGE)_*/*/tests/groups.txt))
 JUNIT = $(abspath $(BUILD_DIR))/ctest-$(STAGE).xml
 
 # The whole suite includes the aarch64 cross compile of the library (label
@@ -201,9 +205,10 @@ test: build
 	@rm -f $(if $(GROUPS_FILE),$(JUNIT))
 	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 $(CTEST_LABEL) \
 	  $(if $(GROUPS_FILE),--output-junit $(JUNIT)) \
-	  $(if $(GROUPS_FILE),; status=$$?; cd $(CURDIR) && /usr/bin/python3 \
-	    benchmarks/tools/progress.py table $(GROUPS_FILE) $(JUNIT) \
-	    --binary $$(head -1 $(BUILD_DIR)/tests-$(STAGE).txt); exit $$status)
+	  $(if $(GROUPS_FILE),; status=$$?; cd $(CURDIR) && for groups in $(GROUPS_FILE); do \
+	    /usr/bin/python3 benchmarks/tools/progress.py table $$groups $(JUNIT) \
+	    --binary $$(grep -m1 "/$${groups%/tests/groups.txt}/" $(BUILD_DIR)/tests-$(STAGE).txt); \
+	  done; exit $$status)
 
 memcheck: build
 	@cmake/deps.sh memcheck

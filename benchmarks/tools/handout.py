@@ -4,6 +4,13 @@ chosen stage replaced by stubs (docs/teaching.md).
 
 Usage: handout.py OUT [--stages "stage2 stage4"] [--source ROOT] [--list]
 
+A stage is handed out whole, or, if its folder has rooms (subfolders with
+their own tests/groups.txt, as stage5_hyperion/memory/ and trie/), as one
+assignment per room: stageN_<room> (stage5_memory, stage5_trie), whose
+chapter is docs/<stage folder>_<room>.md if there is one, else the stage's
+docs/<stage folder>.md. "stage5" names all of the stage's assignments; an
+assignment not handed out keeps its reference code.
+
 OUT must not exist yet (or be an empty directory) and must lie outside the
 source tree. Without --stages, every stage whose sources carry cut markers
 is handed out. --list prints the functions each stage leaves to the
@@ -20,14 +27,14 @@ directories and results/. No object files and no history. Then, in the stages ha
       // handout: end
 
   become one call, kvlab::NotImplemented("Class::Function",
-  "docs/<stage>.md#docs-anchor", param, param); (kvlab/not_implemented.h),
+  "docs/<chapter>.md#docs-anchor", param, param); (kvlab/not_implemented.h),
   which throws and so fails the test that reaches it with a message naming
   the function and the section to read. The parameters are read from the
   function's signature above the marker. "-> other.md#anchor" names another
   chapter of docs/. Lines between "// handout: cut" and "// handout: end"
   (helpers and comments that would give the solution away) are dropped.
 
-  The stage's chapters (docs/<stage>*.md). Lines between
+  The chapters of what is handed out (docs/<stage>*.md). Lines between
   "<!-- handout:cut -->" and "<!-- handout:end -->" are dropped.
 
 In stages not handed out, and everywhere in CMake files and the Makefile,
@@ -111,6 +118,43 @@ def stage_of(path):
         if m:
             return m.group(1)
     return None
+
+
+class Room:
+    """One assignment of a stage handed out in parts: its files (under
+    `prefix`) and its chapter."""
+
+    def __init__(self, unit, prefix, chapter):
+        self.unit, self.prefix, self.chapter = unit, prefix, chapter
+
+
+def rooms_of(files):
+    """{"stage5_memory": Room, ...}: the subfolders of stage folders that
+    hold a tests/groups.txt of their own."""
+    rooms = {}
+    present = set(files)
+    for f in files:
+        parts = f.split("/")
+        m = STAGE_DIR.match(parts[0])
+        if m and len(parts) == 4 and parts[2:] == ["tests", "groups.txt"]:
+            unit = "%s_%s" % (m.group(1), parts[1])
+            own = "docs/%s_%s.md" % (parts[0], parts[1])
+            chapter = own if own in present else "docs/%s.md" % parts[0]
+            rooms[unit] = Room(unit, "%s/%s/" % (parts[0], parts[1]), chapter)
+    return rooms
+
+
+def unit_of(path, rooms):
+    """What `path` is handed out with: an assignment of `rooms` if it lies
+    in one or is its chapter, else stage_of(path)."""
+    for room in rooms.values():
+        if path.startswith(room.prefix) or path == room.chapter:
+            return room.unit
+    return stage_of(path)
+
+
+def stage_number(unit):
+    return int(re.match(r"^stage(\d+)", unit).group(1))
 
 
 def stage_dirs(files):
@@ -328,16 +372,22 @@ def add_include(text):
     return "\n".join(lines)
 
 
-def transform(root, path, text, stages_out, dirs, anchor_cache, stubs):
+def transform(root, path, text, stages_out, dirs, anchor_cache, stubs,
+              rooms=None):
     """The handout's version of one text file (unchanged if no rule
-    applies)."""
+    applies). `stages_out` are the units handed out (stages or
+    assignments, rooms_of)."""
+    rooms = rooms or {}
     stage = stage_of(path)
+    unit = unit_of(path, rooms)
     name = os.path.basename(path)
-    cut = stage in stages_out
+    cut = unit in stages_out
     if stage and path.endswith(CPP_SUFFIXES):
         count = len(stubs)
-        new = process_cpp(text, path, cut, root, dirs.get(stage, ""),
-                          anchor_cache, stubs)
+        # "-> #anchor" names a heading of the assignment's chapter.
+        chapter = rooms[unit].chapter[len("docs/"):-len(".md")] \
+            if unit in rooms else dirs.get(stage, "")
+        new = process_cpp(text, path, cut, root, chapter, anchor_cache, stubs)
         return add_include(new) if len(stubs) > count else new
     if stage and path.endswith(".md"):
         return process_regions(text, path, cut, MD_CUT, MD_END, MD_ANY)
@@ -355,32 +405,46 @@ def clang_format(paths, out):
                        check=True)
 
 
-def marked_stages(root, files, dirs):
-    """The stages whose C++ sources carry at least one stub marker."""
+def marked_stages(root, files, dirs=None):
+    """The units (stages, or assignments of a stage with rooms) whose C++
+    sources carry at least one stub marker, in stage order."""
+    rooms = rooms_of(files)
     found = set()
     for f in files:
-        stage = stage_of(f)
-        if stage and f.endswith(CPP_SUFFIXES):
+        unit = unit_of(f, rooms)
+        if unit and f.endswith(CPP_SUFFIXES):
             with open(os.path.join(root, f), encoding="utf-8") as fh:
                 if any(CPP_STUB.match(l) for l in fh):
-                    found.add(stage)
-    return sorted(found, key=lambda s: int(s[5:]))
+                    found.add(unit)
+    return sorted(found, key=lambda u: (stage_number(u), u))
 
 
 def parse_stages(arg, available):
-    stages = []
+    """The units `arg` names: "stage2", "stage5_memory", or "stage5" (every
+    assignment of stage 5); the folder name of a stage handed out whole
+    ("stage2_btree") means its stage."""
+    units = []
     for word in re.split(r"[\s,]+", arg.strip()):
         if not word:
             continue
         m = re.match(r"^(stage\d+)(_\w+)?$", word)
         if not m:
-            raise MarkerError("not a stage: %r (say stage1 ... stage5)" % word)
-        stages.append(m.group(1))
-    for s in stages:
-        if s not in available:
+            raise MarkerError("not a stage: %r (say stage1 ... stage5, or "
+                              "an assignment such as stage5_memory)" % word)
+        if word in available:
+            units.append(word)
+            continue
+        parts = [u for u in available if u == m.group(1) or
+                 u.startswith(m.group(1) + "_")]
+        if m.group(2) and parts != [m.group(1)] and parts:
+            raise MarkerError("%s is handed out as %s: name one of them, or "
+                              "%s for all" % (m.group(1), " and ".join(parts),
+                                              m.group(1)))
+        if not parts:
             raise MarkerError("%s has no cuts to hand out; stages with cuts: "
-                              "%s" % (s, " ".join(available) or "none"))
-    return sorted(set(stages), key=lambda s: int(s[5:]))
+                              "%s" % (word, " ".join(available) or "none"))
+        units.extend(parts)
+    return sorted(set(units), key=lambda u: (stage_number(u), u))
 
 
 def main(argv):
@@ -398,6 +462,7 @@ def main(argv):
     files = [f for f in tracked_files(root)
              if not f.startswith(INSTRUCTOR_ONLY)]
     dirs = stage_dirs(files)
+    rooms = rooms_of(files)
     try:
         available = marked_stages(root, files, dirs)
         stages = parse_stages(args.stages, available) if args.stages.strip() \
@@ -427,7 +492,8 @@ def main(argv):
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
                 continue  # binary: copied as is
-            new = transform(root, f, text, stages, dirs, anchor_cache, stubs)
+            new = transform(root, f, text, stages, dirs, anchor_cache, stubs,
+                            rooms)
             if new != text:
                 contents[f] = new
     except MarkerError as e:
@@ -435,10 +501,12 @@ def main(argv):
         return 2
 
     if args.list:
-        for stage in stages:
-            print("%s (%s):" % (stage, dirs[stage]))
+        for unit in stages:
+            where = rooms[unit].prefix.rstrip("/") if unit in rooms \
+                else dirs[unit]
+            print("%s (%s):" % (unit, where))
             for s in stubs:
-                if s.path.startswith(dirs[stage] + "/"):
+                if s.path.startswith(where + "/"):
                     print("  %-40s %s:%d  %s" %
                           (s.function, s.path, s.line, s.docs))
         return 0
@@ -459,7 +527,7 @@ def main(argv):
     clang_format(sorted({s.path for s in stubs}), out)
     print("handout: %s, stages %s: %d functions to write in %d files" %
           (out, " ".join(stages), len(stubs), len({s.path for s in stubs})))
-    print("next: cd %s && make %s test" % (out, stages[0]))
+    print("next: cd %s && make %s test" % (out, re.match(r"stage\d+", stages[0]).group(0)))
     return 0
 
 

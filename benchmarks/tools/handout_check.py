@@ -64,9 +64,10 @@ def cut_lines(stages):
     long enough that finding one in a chapter means the chapter quotes the
     cut code."""
     files = handout.tracked_files(ROOT)
+    rooms = handout.rooms_of(files)
     lines = {s: set() for s in stages}
     for f in files:
-        stage = handout.stage_of(f)
+        stage = handout.unit_of(f, rooms)
         if stage not in stages or not f.endswith(handout.CPP_SUFFIXES):
             continue
         inside = False
@@ -80,6 +81,20 @@ def cut_lines(stages):
                         not line.strip().startswith("//"):
                     lines[stage].add(line.strip())
     return lines
+
+
+def test_binary(build, folder, unit):
+    """The test binary whose groups.txt lies in `folder`: the first of the
+    stage's test binaries (build/tests-<stage>.txt) built in that folder, as
+    `make stageN test` picks it."""
+    stage = re.match(r"^stage\d+", unit).group(0)
+    with open(os.path.join(build, "tests-%s.txt" % stage)) as f:
+        for line in f:
+            path = line.strip()
+            if os.path.dirname(path) == os.path.join(build, folder):
+                return path
+    raise SystemExit("handout_check: no test binary of %s in %s" %
+                     (stage, folder))
 
 
 def check_tree(out, stages):
@@ -132,10 +147,15 @@ def main(argv):
         if args.stages:
             cmd += ["--stages", args.stages]
         print("  " + run(cmd).strip().split("\n")[0])
-        stages = [s for s in handout.marked_stages(
-            ROOT, handout.tracked_files(ROOT), {})
-            if not args.stages or s in args.stages.split()]
-        dirs = handout.stage_dirs(handout.tracked_files(ROOT))
+        files = handout.tracked_files(ROOT)
+        available = handout.marked_stages(ROOT, files)
+        stages = handout.parse_stages(args.stages, available) \
+            if args.stages else available
+        dirs = handout.stage_dirs(files)
+        rooms = handout.rooms_of(files)
+        # Each unit's folder: the stage's, or its assignment's room.
+        folders = {s: rooms[s].prefix.rstrip("/") if s in rooms
+                   else dirs[s] for s in stages}
         done(t)
 
         t = step("checking it for markers, quoted cut code and dead links")
@@ -155,8 +175,9 @@ def main(argv):
         done(t)
 
         exercises = [s for s in stages if os.path.exists(os.path.join(
-            ROOT, dirs[s], "tests", "exercises_test.cc"))]
-        targets = ["%s_test" % s for s in stages] + \
+            ROOT, folders[s], "tests", "exercises_test.cc"))]
+        binaries = {s: test_binary(build, folders[s], s) for s in stages}
+        targets = sorted({os.path.basename(b) for b in binaries.values()}) + \
             ["%s_exercises" % s for s in exercises]
         t = step("building %s (-j%d)" % (" ".join(targets), args.jobs))
         run(["cmake", "--build", build, "-j", str(args.jobs), "--target"] +
@@ -166,8 +187,9 @@ def main(argv):
         failures = 0
         for stage in stages:
             t = step("running %s on its stubs: every group must fail" % stage)
-            groups_file = os.path.join(out, dirs[stage], "tests", "groups.txt")
-            binary = os.path.join(build, dirs[stage], "%s_test" % stage)
+            groups_file = os.path.join(out, folders[stage], "tests",
+                                       "groups.txt")
+            binary = binaries[stage]
             groups = progress.load_groups(groups_file)
             results, errors = progress.run_binary(binary, groups, timeout=600)
             outcomes = progress.summarize(groups, results, errors)
@@ -187,7 +209,8 @@ def main(argv):
         for stage in exercises:
             t = step("running %s's exercises on their stubs: every test must "
                      "fail" % stage)
-            binary = os.path.join(build, dirs[stage], "%s_exercises" % stage)
+            binary = os.path.join(build, folders[stage],
+                                  "%s_exercises" % stage)
             every = [progress.Group(1, "exercises", "*", "", "")]
             results, errors = progress.run_binary(binary, every, timeout=600)
             (o,) = progress.summarize(every, results, errors)

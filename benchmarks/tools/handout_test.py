@@ -155,6 +155,44 @@ class RegionsTest(unittest.TestCase):
         self.assertIsNone(handout.stage_of("benchmarks/front/src/course.cc"))
 
 
+class RoomsTest(unittest.TestCase):
+    FILES = ["stage2_btree/src/tree.cc", "stage2_btree/tests/groups.txt",
+             "stage5_hyperion/CMakeLists.txt",
+             "stage5_hyperion/tools/dump.cc",
+             "stage5_hyperion/memory/src/mm.cc",
+             "stage5_hyperion/memory/tests/groups.txt",
+             "stage5_hyperion/trie/src/node.cc",
+             "stage5_hyperion/trie/tests/groups.txt",
+             "docs/stage5_hyperion.md", "docs/stage5_hyperion_memory.md"]
+
+    def test_rooms_and_their_chapters(self):
+        rooms = handout.rooms_of(self.FILES)
+        self.assertEqual(sorted(rooms), ["stage5_memory", "stage5_trie"])
+        self.assertEqual(rooms["stage5_memory"].chapter,
+                         "docs/stage5_hyperion_memory.md")
+        self.assertEqual(rooms["stage5_trie"].chapter,
+                         "docs/stage5_hyperion.md")
+        unit = lambda f: handout.unit_of(f, rooms)  # noqa: E731
+        self.assertEqual(unit("stage5_hyperion/trie/src/node.cc"),
+                         "stage5_trie")
+        self.assertEqual(unit("docs/stage5_hyperion_memory.md"),
+                         "stage5_memory")
+        self.assertEqual(unit("stage5_hyperion/tools/dump.cc"), "stage5")
+        self.assertEqual(unit("stage2_btree/src/tree.cc"), "stage2")
+
+    def test_a_stage_names_all_its_assignments(self):
+        available = ["stage2", "stage5_memory", "stage5_trie"]
+        self.assertEqual(handout.parse_stages("stage5", available),
+                         ["stage5_memory", "stage5_trie"])
+        self.assertEqual(handout.parse_stages("stage5_trie stage2_btree",
+                                              available),
+                         ["stage2", "stage5_trie"])
+        with self.assertRaises(handout.MarkerError):
+            handout.parse_stages("stage5_arena", available)
+        with self.assertRaises(handout.MarkerError):
+            handout.parse_stages("stage3", available)
+
+
 class ProgressTest(unittest.TestCase):
     def test_gtest_filter_semantics(self):
         m = progress.matches

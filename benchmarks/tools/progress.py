@@ -292,8 +292,11 @@ def lint(groups, names):
 
 
 def title_for(groups_path):
-    stage = os.path.basename(os.path.dirname(os.path.dirname(
-        os.path.abspath(groups_path))))
+    folder = os.path.dirname(os.path.dirname(os.path.abspath(groups_path)))
+    stage = os.path.basename(folder)
+    parent = os.path.basename(os.path.dirname(folder))
+    if re.match(r"^stage\d+_", parent):
+        stage = "%s/%s" % (parent, stage)  # an assignment of a stage
     return "Progress of %s (%s):" % (stage, os.path.relpath(groups_path))
 
 

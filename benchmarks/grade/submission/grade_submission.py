@@ -6,8 +6,9 @@
 
 The submission is a kvlab tree (a handout with the student's code). The
 grade builds the instructor's kit (this checkout) with the submission's
-stageN_*/src and stageN_*/include put in, everything else, tests included,
-from the kit; then, each in its own processes under a time and a memory
+stageN_*/src and stageN_*/include put in (for an assignment of stage 5,
+stage5_memory or stage5_trie, only its folder's: stage5_hyperion/memory or
+trie), everything else, tests included, from the kit; then, each in its own processes under a time and a memory
 limit:
 
   build          Release, and every sanitizer build the rubric asks for
@@ -57,7 +58,9 @@ def parse_args(argv):
         epilog="docs/grading.md explains every part and the rubric.")
     p.add_argument("--submission", required=True,
                    help="the student's kvlab tree")
-    p.add_argument("--stage", required=True, help="stage1 ... stage5")
+    p.add_argument("--stage", required=True, help="stage1 ... stage5, or an "
+                   "assignment of a stage in parts: stage5_memory, "
+                   "stage5_trie (stage5: both)")
     p.add_argument("--name", help="the submission's name in the report "
                    "(default: the folder's name)")
     p.add_argument("--kit", default=KIT, help="the instructor's kvlab "
@@ -70,7 +73,9 @@ def parse_args(argv):
                    "files compiled against the submission")
     p.add_argument("--rubric", help="default: KIT/benchmarks/rubric.txt")
     p.add_argument("--groups", help="the test groups (default: the kit's "
-                   "STAGE_*/tests/groups.txt, else one group per binary)")
+                   "STAGE_*/tests/groups.txt, or each assignment's "
+                   "STAGE_*/ROOM/tests/groups.txt, else one group per "
+                   "binary)")
     p.add_argument("--store", help="the workload's store (default: the "
                    "stage's: " + ", ".join(f"{k} {v}" for k, v in
                                             STAGE_STORES.items()) + ")")
@@ -132,7 +137,12 @@ class Grader:
         self.submission = os.path.abspath(args.submission)
         if not os.path.isdir(self.submission):
             raise source_tree.TreeError(f"{args.submission} is not a folder")
-        self.stage = args.stage
+        # A stage, or an assignment of one (stage5_memory): graded on the
+        # stage's rubric lines, test binaries and store, with only the
+        # assignment's sources and groups taken from the submission.
+        self.assignment = args.stage
+        (self.stage, self.stage_dir, self.student_dirs,
+         groups_paths) = source_tree.resolve_stage(self.kit, args.stage)
         self.rubric_path = os.path.abspath(
             args.rubric or os.path.join(self.kit, "benchmarks", "rubric.txt"))
         all_rules = rubric.read_rubric(self.rubric_path)
@@ -145,9 +155,8 @@ class Grader:
         if not self.store:
             raise source_tree.TreeError(f"name the workload's store for "
                                         f"{self.stage} with --store")
-        self.stage_dir = source_tree.stage_dir_name(self.kit, self.stage)
         self.plan, files, self.notes = source_tree.plan_tree(
-            self.kit, self.submission, self.stage_dir)
+            self.kit, self.submission, self.student_dirs)
         self.sha256 = source_tree.submission_hash(self.submission, files)
         self.name = args.name or os.path.basename(
             os.path.normpath(self.submission))
@@ -160,11 +169,19 @@ class Grader:
                     f"{args.private_tests} is not a folder of .cc files")
         # The kit's groups (the tree's are the same file); None: one group
         # per test binary, known once the Release build has listed them.
-        groups_path = args.groups or os.path.join(
-            self.kit, self.stage_dir, "tests", "groups.txt")
-        self.groups = (groups_mod.read_groups(groups_path)
-                       if args.groups or os.path.exists(groups_path)
-                       else None)
+        if args.groups:
+            groups_paths = [args.groups]
+        groups_paths = [p for p in groups_paths if os.path.exists(p)]
+        self.groups = None
+        if groups_paths:
+            self.groups = [g for p in groups_paths
+                           for g in groups_mod.read_groups(p)]
+            names = [g.name for g in self.groups]
+            twice = sorted({n for n in names if names.count(n) > 1})
+            if twice:
+                raise groups_mod.GroupsError(
+                    f"{', '.join(groups_paths)}: groups named twice: "
+                    f"{', '.join(twice)}")
         self.limits = parts.Limits(
             build_timeout=args.build_timeout, group_timeout=args.group_timeout,
             sanitizer_timeout=args.sanitizer_timeout,
@@ -172,6 +189,7 @@ class Grader:
             memory_mib=args.memory_mib,
             sanitizer_memory_mib=args.sanitizer_memory_mib,
             workload_memory_mib=args.workload_memory_mib, jobs=args.jobs)
+        # One work folder per stage: its assignments share the builds.
         self.work = os.path.abspath(args.work or os.path.join(
             self.kit, "build", "grade", self.stage))
         self.tree = os.path.join(self.work, "tree")
@@ -211,7 +229,7 @@ class Grader:
             changed = source_tree.sync_tree(self.plan, self.tree)
             shutil.rmtree(self.logs, ignore_errors=True)
             os.makedirs(self.logs)
-            self.say(f"{self.name} ({self.sha256[:12]}), {self.stage}: tree "
+            self.say(f"{self.name} ({self.sha256[:12]}), {self.assignment}: tree "
                      f"in {self.tree} ({changed} files written)")
             grade = self.grade()
         grade.notes.append(f"graded in {time.monotonic() - start:.0f} s")
@@ -234,7 +252,7 @@ class Grader:
         workload_part, workload = self.workload_part(release)
         grade_parts.append(workload_part)
         return report.Grade(
-            submission=self.name, sha256=self.sha256, stage=self.stage,
+            submission=self.name, sha256=self.sha256, stage=self.assignment,
             store=self.store, kit_commit=source_tree.kit_commit(self.kit),
             date=machine.utc_now(), machine=machine.machine_info(),
             builds={name: self.describe_build(b) for name, b in builds.items()},
@@ -278,7 +296,7 @@ class Grader:
         return builds
 
     def describe_build(self, build):
-        flags = parts.compile_flags(build.directory, self.stage_dir)
+        flags = parts.compile_flags(build.directory, self.student_dirs[0])
         compiler = machine.compiler_version(build.directory)
         return f"{compiler}; {flags}" if flags else compiler
 

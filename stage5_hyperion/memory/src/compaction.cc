@@ -21,6 +21,7 @@
 namespace kvlab::stage5 {
 
 size_t Superbin::PlanEvacuation(double max_occupancy, uint32_t min_bins) {
+  // handout: Superbin::PlanEvacuation -> #compaction
   assert(evacuating_.empty() && id_ != 0);
   struct Candidate {
     uint32_t used;
@@ -71,9 +72,11 @@ size_t Superbin::PlanEvacuation(double max_occupancy, uint32_t min_bins) {
   }
   next_target_ = 0;
   return count;
+  // handout: end
 }
 
 ChunkLocation Superbin::TakeForMove() {
+  // handout: Superbin::TakeForMove -> #compaction
   for (;; ++next_target_) {
     assert(next_target_ < targets_.size());
     const BinRef ref = targets_[next_target_];
@@ -84,6 +87,7 @@ ChunkLocation Superbin::TakeForMove() {
     bin->first_free_word = uint16_t(chunk / 64);
     return Take(ref.metabin_id, ref.bin_id, bin, chunk);
   }
+  // handout: end
 }
 
 void Superbin::CancelEvacuation() {
@@ -191,12 +195,14 @@ CompactionStats MemoryManager::BeginCompaction(const CompactionPolicy& policy) {
 }
 
 HyperionPointer MemoryManager::Forward(HyperionPointer hp) const {
+  // handout: MemoryManager::Forward -> #compaction
   // Null and superbin 0 pointers have superbin 0.
   if (evacuating_bins_ == 0 || hp.superbin() == 0) return hp;
   const Superbin& superbin = (*superbins_)[hp.superbin()];
   const Bin* bin = superbin.BinOf(hp);
   if (bin->evacuating == 0) return hp;
   return LoadForward(bin->segment + hp.chunk() * superbin.chunk_size());
+  // handout: end
 }
 
 CompactionStats MemoryManager::FinishCompaction() {

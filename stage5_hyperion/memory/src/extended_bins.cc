@@ -20,6 +20,7 @@ ExtendedRecord* MemoryManager::Record(HyperionPointer hp) const {
 
 HyperionPointer MemoryManager::AllocateExtended(
     size_t size, Fit fit, std::initializer_list<std::string_view> parts) {
+  // handout: MemoryManager::AllocateExtended -> #sizes-zeroing-and-reallocation
   const size_t held =
       fit == Fit::kExact ? ExactHeldSize(size) : ExtendedHeldSize(size);
   char* block = static_cast<char*>(std::malloc(held));
@@ -43,6 +44,7 @@ HyperionPointer MemoryManager::AllocateExtended(
   requested_bytes_[0] += size;
   extended_heap_bytes_ += held;
   return chunk.hp;
+  // handout: end
 }
 
 void MemoryManager::ResizeBlock(ExtendedRecord* record, size_t new_size) {
@@ -51,6 +53,7 @@ void MemoryManager::ResizeBlock(ExtendedRecord* record, size_t new_size) {
 
 void MemoryManager::ResizeBlock(ExtendedRecord* record, size_t new_size,
                                 size_t new_held) {
+  // handout: MemoryManager::ResizeBlock -> #sizes-zeroing-and-reallocation
   const size_t old_size = record->requested;
   const size_t old_held = record->held();
   char* block = record->block;
@@ -93,15 +96,18 @@ void MemoryManager::ResizeBlock(ExtendedRecord* record, size_t new_size,
   requested_bytes_[0] -= old_size;
   extended_heap_bytes_ += new_held;
   extended_heap_bytes_ -= old_held;
+  // handout: end
 }
 
 void MemoryManager::FreeExtended(HyperionPointer hp) {
+  // handout: MemoryManager::FreeExtended -> #sizes-zeroing-and-reallocation
   ExtendedRecord* record = Record(hp);
   assert(record->flags == ExtendedRecord::kInUse);
   ResizeBlock(record, 0, 0);
   std::memset(record, 0, kExtendedRecordSize);
   PoisonRegion(record, kExtendedRecordSize);
   (*superbins_)[0].Free(hp);
+  // handout: end
 }
 
 }  // namespace kvlab::stage5

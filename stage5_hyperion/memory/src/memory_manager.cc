@@ -42,6 +42,7 @@ HyperionPointer MemoryManager::Allocate(size_t size, Fit fit) {
 
 HyperionPointer MemoryManager::AllocateWith(
     size_t size, std::initializer_list<std::string_view> parts, Fit fit) {
+  // handout: MemoryManager::AllocateWith -> #sizes-zeroing-and-reallocation
   assert(!compacting_);  // would allocate in a bin being emptied
   if (size == 0) return HyperionPointer();
   assert(size <= kMaxAllocation);
@@ -54,6 +55,7 @@ HyperionPointer MemoryManager::AllocateWith(
   chunk.bin->slack[chunk.hp.chunk()] = uint8_t(ChunkSize(superbin) - size);
   requested_bytes_[superbin] += size;
   return chunk.hp;
+  // handout: end
 }
 
 size_t MemoryManager::CopyParts(char* to,
@@ -67,6 +69,7 @@ size_t MemoryManager::CopyParts(char* to,
 }
 
 HyperionPointer MemoryManager::Reallocate(HyperionPointer hp, size_t new_size) {
+  // handout: MemoryManager::Reallocate -> #sizes-zeroing-and-reallocation
   assert(!compacting_);
   if (hp.IsNull()) return Allocate(new_size);
   if (new_size == 0) {
@@ -88,6 +91,7 @@ HyperionPointer MemoryManager::Reallocate(HyperionPointer hp, size_t new_size) {
   std::memcpy(Resolve(moved), Resolve(hp), std::min(old_size, new_size));
   Free(hp);
   return moved;
+  // handout: end
 }
 
 bool MemoryManager::ResizesInPlace(HyperionPointer hp, size_t new_size) const {
@@ -126,6 +130,7 @@ void MemoryManager::Free(HyperionPointer hp) {
 }
 
 void MemoryManager::FreeSmall(HyperionPointer hp) {
+  // handout: MemoryManager::FreeSmall -> #sizes-zeroing-and-reallocation
   Superbin& superbin = (*superbins_)[hp.superbin()];
   const ChunkLocation chunk = superbin.Locate(hp);
   const size_t size = superbin.chunk_size() - chunk.bin->slack[hp.chunk()];
@@ -136,9 +141,11 @@ void MemoryManager::FreeSmall(HyperionPointer hp) {
   PoisonRegion(chunk.address, superbin.chunk_size());
   requested_bytes_[hp.superbin()] -= size;
   superbin.Free(hp);
+  // handout: end
 }
 
 void* MemoryManager::Resolve(HyperionPointer hp) const {
+  // handout: MemoryManager::Resolve -> #hyperion-pointers
   if (hp.IsNull()) return nullptr;
   if (hp.superbin() == 0) {
     const ExtendedRecord* record = Record(hp);
@@ -146,6 +153,7 @@ void* MemoryManager::Resolve(HyperionPointer hp) const {
     return record->block;
   }
   return (*superbins_)[hp.superbin()].Address(hp);
+  // handout: end
 }
 
 MemoryManager::Span MemoryManager::ResolveSpan(HyperionPointer hp) const {
@@ -159,6 +167,7 @@ MemoryManager::Span MemoryManager::ResolveSpan(HyperionPointer hp) const {
 }
 
 size_t MemoryManager::Size(HyperionPointer hp) const {
+  // handout: MemoryManager::Size -> #sizes-zeroing-and-reallocation
   if (hp.IsNull()) return 0;
   if (hp.superbin() == 0) {
     const ExtendedRecord* record = Record(hp);
@@ -167,6 +176,7 @@ size_t MemoryManager::Size(HyperionPointer hp) const {
   }
   const ChunkLocation chunk = (*superbins_)[hp.superbin()].Locate(hp);
   return ChunkSize(hp.superbin()) - chunk.bin->slack[hp.chunk()];
+  // handout: end
 }
 
 MemoryStats MemoryManager::Stats() const {

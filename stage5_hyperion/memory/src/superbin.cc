@@ -88,6 +88,7 @@ uint64_t Superbin::metadata_bytes() const {
 }
 
 ChunkLocation Superbin::Allocate() {
+  // handout: Superbin::Allocate -> #the-hierarchy
   const uint32_t metabin_id = NotFullMetabin();
   Metabin* metabin = metabins_[metabin_id];
   const size_t bin_id = FindFirstSet(metabin->not_full, Metabin::kWords);
@@ -99,10 +100,12 @@ ChunkLocation Superbin::Allocate() {
   assert(chunk != kNoBit);
   bin->first_free_word = uint16_t(chunk / 64);
   return Take(metabin_id, uint32_t(bin_id), bin, chunk);
+  // handout: end
 }
 
 ChunkLocation Superbin::Take(uint32_t metabin_id, uint32_t bin_id, Bin* bin,
                              size_t chunk) {
+  // handout: Superbin::Take -> #the-hierarchy
   assert(TestBit(bin->free_map, chunk));
   ClearBit(bin->free_map, chunk);
   ++bin->used;
@@ -115,9 +118,11 @@ ChunkLocation Superbin::Take(uint32_t metabin_id, uint32_t bin_id, Bin* bin,
   return ChunkLocation{
       HyperionPointer::Make(id_, metabin_id, bin_id, uint32_t(chunk)),
       bin->segment + chunk * chunk_size_, bin};
+  // handout: end
 }
 
 void Superbin::Free(HyperionPointer hp) {
+  // handout: Superbin::Free -> #returning-free-pages
   Metabin* metabin = metabins_[hp.metabin()];
   Bin* bin = metabin->bins[hp.bin()];
   assert(!TestBit(bin->free_map, hp.chunk()));
@@ -153,6 +158,7 @@ void Superbin::Free(HyperionPointer hp) {
     }
   }
   if (bin->used == bin->reserved) ReleaseBin(metabin, hp.metabin(), hp.bin());
+  // handout: end
 }
 
 void Superbin::ReturnFreePages(Bin* bin, size_t first, size_t last,

@@ -23,11 +23,13 @@ SChildren MeasureSChildren(const uint8_t* buf, const Node& t, uint32_t end) {
 }
 
 uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end) {
+  // handout: hyperion::SkipTNode -> #jump-successors
   if (HasJumpSuccessor(t.header)) {
     const uint32_t jump = LoadJump(buf + t.jump_pos);
     if (jump != 0) return t.value_pos + jump;
   }
   return SkipSChildren(buf, t.end, end);
+  // handout: end
 }
 
 ByteSpan SChildrenAhead(const uint8_t* buf, const Node& t, uint32_t from) {
@@ -60,6 +62,7 @@ namespace {
 // `prev` is the key byte before pos (the decoding base of the first node).
 SiblingSearch FindSibling(const uint8_t* buf, uint32_t pos, uint32_t end,
                           bool s, uint8_t key, uint8_t prev) {
+  // handout: hyperion::FindSibling -> #the-scan-loop
   SiblingSearch r;
   while (pos < end && buf[pos] != 0 && IsS(buf[pos]) == s) {
     const Node n = DecodeNode(buf, pos, prev);
@@ -76,6 +79,7 @@ SiblingSearch FindSibling(const uint8_t* buf, uint32_t pos, uint32_t end,
   r.pos = pos;
   r.prev = prev;
   return r;
+  // handout: end
 }
 
 }  // namespace

@@ -151,6 +151,7 @@ bool HyperionTrie::Erase(std::string_view key) {
 bool HyperionTrie::RemoveFromFrame(LevelPath* levels, const Frame* frames,
                                    size_t f, Loss loss,
                                    HyperionPointer* freed_chunk) {
+  // handout: HyperionTrie::RemoveFromFrame -> #delete-reclaims
   const Frame& fr = frames[f];
   uint8_t* buf = Base(*levels, fr.level);
   EmbedPath embeds;
@@ -212,11 +213,13 @@ bool HyperionTrie::RemoveFromFrame(LevelPath* levels, const Frame* frames,
   return fr.embedded
              ? buf[fr.size_pos] == 1
              : hyperion::ContainerUsed(buf) == hyperion::NodesBegin(buf);
+  // handout: end
 }
 
 void HyperionTrie::RemoveNode(LevelPath* levels, EmbedPath* embeds,
                               const Region& r, const Node& n, uint32_t end,
                               uint8_t prev, bool s_level) {
+  // handout: HyperionTrie::RemoveNode -> #delete-reclaims
   const uint8_t* buf = r.buf;
   std::string bytes;
   uint32_t old_len = end - n.pos;
@@ -226,6 +229,7 @@ void HyperionTrie::RemoveNode(LevelPath* levels, EmbedPath* embeds,
     old_len += next.head_bytes();
   }
   Splice(levels, embeds, n.pos, old_len, bytes);
+  // handout: end
 }
 
 }  // namespace kvlab::stage5

@@ -193,6 +193,7 @@ bool HyperionTrie::AddBelowS(LevelPath* levels, EmbedPath* embeds,
 
 void HyperionTrie::BuildTLevel(const Entry* entries, size_t n, size_t depth,
                                uint8_t prev, std::string* out) {
+  // handout: HyperionTrie::BuildTLevel -> #every-change-is-a-splice
   size_t i = 0;
   while (i < n) {
     const uint8_t t = uint8_t(entries[i].key[depth]);
@@ -211,10 +212,12 @@ void HyperionTrie::BuildTLevel(const Entry* entries, size_t n, size_t depth,
     prev = t;
     i = j;
   }
+  // handout: end
 }
 
 void HyperionTrie::BuildSLevel(const Entry* entries, size_t n, size_t depth,
                                uint8_t prev, std::string* out) {
+  // handout: HyperionTrie::BuildSLevel -> #every-change-is-a-splice
   size_t i = 0;
   while (i < n) {
     const uint8_t s = uint8_t(entries[i].key[depth]);
@@ -234,10 +237,12 @@ void HyperionTrie::BuildSLevel(const Entry* entries, size_t n, size_t depth,
     prev = s;
     i = j;
   }
+  // handout: end
 }
 
 ChildKind HyperionTrie::BuildChild(const Entry* entries, size_t n, size_t depth,
                                    std::string* out) {
+  // handout: HyperionTrie::BuildChild -> #embedded-containers-and-ejection
   if (n == 1 && entries[0].key.size() - depth <= hyperion::kMaxSuffix) {
     hyperion::AppendSuffix(out, entries[0].key.substr(depth),
                            entries[0].value_enc);
@@ -253,6 +258,7 @@ ChildKind HyperionTrie::BuildChild(const Entry* entries, size_t n, size_t depth,
   hyperion::AppendPointerChild(out, NewContainer(WithJumpSuccessors(payload)),
                                n);
   return ChildKind::kPointer;
+  // handout: end
 }
 
 HyperionPointer HyperionTrie::NewContainer(std::string_view payload, Fit fit) {

@@ -8,13 +8,16 @@ namespace kvlab::stage5::hyperion {
 
 void AppendHeaderAndKey(std::string* out, NodeType type, bool s, uint8_t prev,
                         uint8_t key, uint8_t flags) {
+  // handout: hyperion::AppendHeaderAndKey -> #containers-at-the-bit-level
   const uint8_t delta = DeltaFor(prev, key);
   out->push_back(char(MakeHeader(type, s, delta, flags)));
   if (delta == 0) out->push_back(char(key));
+  // handout: end
 }
 
 void AppendSNode(std::string* out, NodeType type, uint8_t prev, uint8_t key,
                  ChildKind child, std::string_view value_enc) {
+  // handout: hyperion::AppendSNode -> #containers-at-the-bit-level
   // Those bits mean a bare leaf: an S-node leading nowhere is removed.
   assert(type != NodeType::kInner || child != ChildKind::kNone);
   const bool bare = type == NodeType::kLeafValue && child == ChildKind::kNone &&
@@ -24,6 +27,7 @@ void AppendSNode(std::string* out, NodeType type, uint8_t prev, uint8_t key,
   if (type == NodeType::kLeafValue) {
     out->append(bare ? value_enc.substr(1) : value_enc);
   }
+  // handout: end
 }
 
 void AppendSuffix(std::string* out, std::string_view suffix,

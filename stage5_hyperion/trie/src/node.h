@@ -247,6 +247,7 @@ struct Node {
 // Decodes the node at `buf + pos` whose previous sibling has key byte
 // `prev` (0 for the first sibling). The byte at pos must not be zero.
 inline Node DecodeNode(const uint8_t* buf, uint32_t pos, uint8_t prev) {
+  // handout: hyperion::DecodeNode -> #containers-at-the-bit-level
   Node n;
   n.pos = pos;
   n.header = buf[pos];
@@ -273,6 +274,7 @@ inline Node DecodeNode(const uint8_t* buf, uint32_t pos, uint8_t prev) {
   n.child_bytes = uint32_t(ChildBytes(n.child, buf + p));
   n.end = p + n.child_bytes;
   return n;
+  // handout: end
 }
 
 // Bytes of the node at `p`, without decoding its key: the scan's fast path

@@ -70,6 +70,7 @@ bool HyperionTrie::GetImpl(std::string_view key, std::string* value) const {
 }
 
 uint64_t hyperion::CountKeys(const Region& region) {
+  // handout: hyperion::CountKeys -> #order-statistics-getnth
   uint64_t keys = 0;
   const uint8_t* buf = region.buf;
   uint32_t pos = region.begin;
@@ -94,6 +95,7 @@ uint64_t hyperion::CountKeys(const Region& region) {
     pos = n.end;
   }
   return keys;
+  // handout: end
 }
 
 bool HyperionTrie::GetNth(uint64_t n, std::string* key,
@@ -125,6 +127,7 @@ bool HyperionTrie::GetNth(uint64_t n, std::string* key,
 
 bool HyperionTrie::NthInRegion(const Region& region, uint64_t n,
                                std::string* key, std::string* value) const {
+  // handout: HyperionTrie::NthInRegion -> #order-statistics-getnth
   const uint8_t* buf = region.buf;
   uint32_t pos = region.begin;
   hyperion::PreorderDecoder decoder;
@@ -218,6 +221,7 @@ bool HyperionTrie::NthInRegion(const Region& region, uint64_t n,
     }
   }
   return false;
+  // handout: end
 }
 
 bool HyperionTrie::DeleteNth(uint64_t n) { return DeleteNthByKey(n); }

@@ -103,6 +103,7 @@ void HyperionTrie::ResizeInPlace(HyperionPointer hp, size_t new_size) {
 
 void HyperionTrie::Splice(LevelPath* levels, EmbedPath* embeds, uint32_t pos,
                           uint32_t old_len, std::string_view bytes) {
+  // handout: HyperionTrie::Splice -> #every-change-is-a-splice
   const int64_t delta = int64_t(bytes.size()) - int64_t(old_len);
   // The outermost embedded container is the largest; once it fits, the
   // nested ones fit too. It also leaves a container already past
@@ -123,9 +124,11 @@ void HyperionTrie::Splice(LevelPath* levels, EmbedPath* embeds, uint32_t pos,
     c[e.size_pos] = uint8_t(c[e.size_pos] + delta);
   }
   RawSplice(levels, pos, old_len, bytes);
+  // handout: end
 }
 
 void HyperionTrie::Eject(LevelPath* levels, EmbedPath* embeds, uint32_t* pos) {
+  // handout: HyperionTrie::Eject -> #embedded-containers-and-ejection
   const size_t li = levels->size() - 1;
   const Embed e = embeds->front();
   uint8_t* c = Base(*levels, li);
@@ -161,11 +164,13 @@ void HyperionTrie::Eject(LevelPath* levels, EmbedPath* embeds, uint32_t* pos) {
     inner.size_pos -= shift;
     inner.node_pos -= shift;
   }
+  // handout: end
 }
 
 void HyperionTrie::InsertSibling(LevelPath* levels, EmbedPath* embeds,
                                  const hyperion::SiblingSearch& search,
                                  uint8_t key, std::string nodes) {
+  // handout: HyperionTrie::InsertSibling -> #every-change-is-a-splice
   uint32_t old_len = 0;
   if (search.has_next) {
     // The sibling after the insertion point now follows `key`.
@@ -173,6 +178,7 @@ void HyperionTrie::InsertSibling(LevelPath* levels, EmbedPath* embeds,
     old_len = search.node.head_bytes();
   }
   Splice(levels, embeds, search.pos, old_len, nodes);
+  // handout: end
 }
 
 // Jump successors first: the jump table's entries after the path's T-node

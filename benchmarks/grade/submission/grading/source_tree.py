@@ -39,6 +39,37 @@ def stage_dir_name(root, stage):
     return found[0]
 
 
+def resolve_stage(root, name):
+    """(stage, stage folder, student folders, groups files) for `name`: a
+    stage ("stage1": its folder), or an assignment of a stage whose folder
+    has rooms, subfolders with a tests/groups.txt of their own
+    ("stage5_memory": stage5_hyperion/memory; "stage5": every room, graded
+    together). The student's code is each student folder's src/ and
+    include/; the groups files are the kit's."""
+    match = re.fullmatch(r"(stage\d+)(?:_(\w+))?", name)
+    if not match:
+        raise TreeError(f"'{name}' is not a stage name (stage1, stage2, ..., "
+                        "or an assignment such as stage5_memory)")
+    stage, room = match.groups()
+    stage_dir = stage_dir_name(root, stage)
+    rooms = sorted(d for d in os.listdir(os.path.join(root, stage_dir))
+                   if os.path.isfile(os.path.join(root, stage_dir, d, "tests",
+                                                  "groups.txt")))
+    if room:
+        if room not in rooms:
+            raise TreeError(f"{stage} has no assignment {name}" +
+                            (f" (it has {', '.join(stage + '_' + r for r in rooms)})"
+                             if rooms else " (it is graded whole)"))
+        rooms = [room]
+    folders = [f"{stage_dir}/{r}" for r in rooms] or [stage_dir]
+    groups = [os.path.join(root, f, "tests", "groups.txt") for f in folders]
+    return stage, stage_dir, folders, groups
+
+
+def _folders(stage_dirs):
+    return [stage_dirs] if isinstance(stage_dirs, str) else list(stage_dirs)
+
+
 def _git(root, *args):
     return subprocess.run(["git", "-C", root, *args], check=True,
                           capture_output=True).stdout
@@ -76,16 +107,19 @@ def kit_commit(root):
         return "unknown"
 
 
-def submission_files(submission, stage_dir):
+def submission_files(submission, stage_dirs):
     """The submission's stage sources: every regular file under
-    <stage_dir>/src and <stage_dir>/include, relative to the submission,
-    sorted; and the symbolic links found there (ignored)."""
-    if not os.path.isdir(os.path.join(submission, stage_dir)):
-        raise TreeError(f"the submission {submission} has no {stage_dir}/ "
-                        "folder")
+    <folder>/src and <folder>/include for each of `stage_dirs` (a stage
+    folder, or a list of folders: resolve_stage), relative to the
+    submission, sorted; and the symbolic links found there (ignored)."""
+    folders = _folders(stage_dirs)
+    for folder in folders:
+        if not os.path.isdir(os.path.join(submission, folder)):
+            raise TreeError(f"the submission {submission} has no {folder}/ "
+                            "folder")
     files, links = [], []
-    for sub in STUDENT_DIRS:
-        top = os.path.join(submission, stage_dir, sub)
+    for folder, sub in [(f, s) for f in folders for s in STUDENT_DIRS]:
+        top = os.path.join(submission, folder, sub)
         for dirpath, dirnames, filenames in os.walk(top):
             dirnames.sort()
             for name in filenames:
@@ -96,8 +130,9 @@ def submission_files(submission, stage_dir):
                 elif os.path.isfile(path):
                     files.append(rel)
     if not files:
-        raise TreeError(f"the submission has no files under {stage_dir}/src "
-                        f"or {stage_dir}/include")
+        raise TreeError("the submission has no files under " +
+                        " or ".join(f"{f}/{s}" for f in folders
+                                    for s in STUDENT_DIRS))
     return sorted(files), sorted(links)
 
 
@@ -113,13 +148,15 @@ def submission_hash(submission, files):
     return digest.hexdigest()
 
 
-def _is_student_path(rel, stage_dir):
-    return any(rel.startswith(f"{stage_dir}/{sub}/") for sub in STUDENT_DIRS)
+def _is_student_path(rel, stage_dirs):
+    return any(rel.startswith(f"{folder}/{sub}/")
+               for folder in _folders(stage_dirs) for sub in STUDENT_DIRS)
 
 
 def plan_tree(kit, submission, stage_dir):
     """{relative path: source file} for the tree, and notes on files the
-    submission adds to or lacks from the kit's stage sources."""
+    submission adds to or lacks from the kit's stage sources. `stage_dir`
+    is the stage's folder or a list of student folders (resolve_stage)."""
     kit_names = kit_files(kit)
     student, links = submission_files(submission, stage_dir)
     plan = {rel: os.path.join(kit, rel) for rel in kit_names

@@ -382,6 +382,39 @@ class SourceTreeTest(unittest.TestCase):
         with self.assertRaises(source_tree.TreeError):
             source_tree.plan_tree(self.kit, self.submission, "stage2_btree")
 
+    def test_a_stage_in_rooms_is_graded_room_by_room_or_whole(self):
+        for room in ("memory", "trie"):
+            for rel in ("src/a.cc", "tests/groups.txt"):
+                write(self.kit, f"stage5_hyperion/{room}/{rel}", "kit")
+            write(self.submission, f"stage5_hyperion/{room}/src/a.cc",
+                  "student " + room)
+        write(self.kit, "stage5_hyperion/CMakeLists.txt", "kit")
+        stage, stage_dir, folders, groups = source_tree.resolve_stage(
+            self.kit, "stage5_memory")
+        self.assertEqual((stage, stage_dir, folders),
+                         ("stage5", "stage5_hyperion",
+                          ["stage5_hyperion/memory"]))
+        self.assertEqual(groups, [os.path.join(
+            self.kit, "stage5_hyperion/memory/tests/groups.txt")])
+        plan, files, _ = source_tree.plan_tree(self.kit, self.submission,
+                                               folders)
+        # The other assignment's sources are the kit's.
+        self.assertEqual(files, ["stage5_hyperion/memory/src/a.cc"])
+        self.assertEqual(plan["stage5_hyperion/trie/src/a.cc"],
+                         os.path.join(self.kit,
+                                      "stage5_hyperion/trie/src/a.cc"))
+        _, _, folders, groups = source_tree.resolve_stage(self.kit, "stage5")
+        self.assertEqual(folders, ["stage5_hyperion/memory",
+                                   "stage5_hyperion/trie"])
+        self.assertEqual(len(groups), 2)
+        self.assertEqual(source_tree.resolve_stage(self.kit, "stage1")[2],
+                         ["stage1_bst"])
+        for name, message in (("stage5_arena", "no assignment stage5_arena"),
+                              ("stage1_x", "graded whole")):
+            with self.assertRaises(source_tree.TreeError) as caught:
+                source_tree.resolve_stage(self.kit, name)
+            self.assertIn(message, str(caught.exception))
+
 
 class PartsTest(unittest.TestCase):
     def test_first_build_error(self):
