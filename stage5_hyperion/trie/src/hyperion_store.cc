@@ -4,6 +4,7 @@
 
 #include "hyperion_trie.h"
 #include "node.h"
+#include "preprocessed_trie.h"
 
 namespace kvlab::stage5 {
 
@@ -39,11 +40,17 @@ absl::StatusOr<HyperionOptions> HyperionOptions::FromStoreOptions(
     if (!v.ok()) return v.status();
     *f.value = uint32_t(*v);
   }
+  absl::StatusOr<int64_t> preprocess = options.GetInt("preprocess", 0, 0, 1);
+  if (!preprocess.ok()) return preprocess.status();
+  o.preprocess = *preprocess == 1;
   return o;
 }
 
 std::unique_ptr<HyperionStore> NewHyperionStore(
     const HyperionOptions& options) {
+  // Without pre-processing the trie is the store: no call pays for the
+  // option.
+  if (options.preprocess) return std::make_unique<PreprocessedTrie>(options);
   return std::make_unique<HyperionTrie>(options);
 }
 

@@ -56,6 +56,7 @@
 #include "absl/status/statusor.h"
 #include "container_scan.h"
 #include "descent.h"
+#include "key_preprocessing.h"
 #include "kvlab/stage5/hyperion_store.h"
 #include "kvlab/stage5/memory_manager.h"
 #include "node.h"
@@ -367,7 +368,7 @@ class HyperionTrie final : public HyperionStore {
 
   // --- scanning (scan.cc). ScanFrom and Emit return false once the
   // visitor does; Walk then returns at once. The key being rebuilt (in a fixed
-  // buffer of kMaxKeySize bytes, written in place), the walk's stack of
+  // buffer of kMaxStoredKeySize bytes, written in place), the walk's stack of
   // container levels, the visitor and the pairs it was given.
   struct ScanState {
     // One container level of the walk: the nodes in [p, end), whose keys
@@ -413,7 +414,7 @@ class HyperionTrie final : public HyperionStore {
     ABSL_ATTRIBUTE_NOINLINE void Append(const uint8_t* bytes, size_t n);
     std::string_view Key() const { return std::string_view(key, length); }
 
-    char key[kMaxKeySize];
+    char key[kMaxStoredKeySize];
     size_t length = 0;
     // The bound: every entry is one container level (real or embedded; a
     // piece of a split container carries its directory in its own entry,
@@ -423,9 +424,10 @@ class HyperionTrie final : public HyperionStore {
     // bytes deeper than the one before; the walk pushes its current level
     // only to enter a child two bytes deeper, and pops it before it goes
     // back up. A level holds keys longer than its base, which is even, so
-    // the bases are among 0, 2, ..., kMaxKeySize - 2: at most
-    // kMaxKeySize / 2 entries.
-    Level levels[kMaxKeySize / 2];
+    // the bases are the even numbers below the longest stored key's length
+    // (kMaxStoredKeySize, a pre-processed key of kMaxKeySize bytes): 0, 2,
+    // ..., 1024 for 1,025 bytes, (kMaxStoredKeySize + 1) / 2 entries.
+    Level levels[(kMaxStoredKeySize + 1) / 2];
     size_t depth = 0;
     ScanVisitor visitor;
     uint64_t visited = 0;
@@ -476,6 +478,10 @@ class HyperionTrie final : public HyperionStore {
   // --- checking (check.cc): the checker walks the trie once, reading the
   // members above.
   class Checker;
+  // The store with key pre-processing (preprocessed_trie.h) hands its
+  // transformed keys, up to kMaxStoredKeySize bytes, to PutImpl, GetImpl
+  // and DeleteImpl: they are longer than KVStore's checks allow.
+  friend class PreprocessedTrie;
 
   const HyperionOptions options_;
   mutable MemoryManager mm_;

@@ -70,6 +70,10 @@ void RegisterStage5Stores(StoreRegistry* registry) {
               {"lock",
                "with arenas: each arena's lock, spin (the paper's, default), "
                "rw (reader-writer) or mutex"},
+              {"preprocess",
+               "1: store keys with two zero bits injected after every six "
+               "bits of bytes 1-3 (the paper's key pre-processing, for "
+               "random keys), 0..1 (default 0)"},
           },
       .ordered = true,
       .linear_nth = false,

@@ -1,6 +1,7 @@
 // Differential runs of hyperion against an order-statistics oracle, on six
 // key distributions (course, seq_int, rand_int, words, urls, binary), with
-// the invariant checker after every operation of the small runs.
+// the invariant checker after every operation of the small runs; the
+// default store and the small runs with key pre-processing as well.
 //
 // Operation counts: KVLAB_HYPERION_OPS=<n> sets the count of the large runs
 // (2,000,000, the stage's target: `ctest -L long` runs them that way); by
@@ -14,6 +15,7 @@
 #include <ext/pb_ds/tree_policy.hpp>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -111,8 +113,11 @@ std::string Value(std::mt19937_64& rng, size_t max) {
   return v;
 }
 
-void RunAgainstOracle(HyperionTrie* store, const KeySource& source,
-                      const RunSpec& run, uint64_t seed) {
+// Runs `run` on `store`, then deletes every key, after which the store
+// must hold `empty_memory`, what it held new.
+void RunAgainstOracle(HyperionStore* store, std::optional<size_t> empty_memory,
+                      const KeySource& source, const RunSpec& run,
+                      uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<std::string> pool;
   for (size_t i = 0; i < run.key_pool; ++i) pool.push_back(source(rng));
@@ -217,7 +222,12 @@ void RunAgainstOracle(HyperionTrie* store, const KeySource& source,
   for (const auto& [key, value] : oracle) ASSERT_TRUE(store->Delete(key));
   EXPECT_EQ(store->Size(), 0u);
   EXPECT_EQ(store->CheckInvariants(), absl::OkStatus());
-  EXPECT_EQ(store->MemoryUsage(), HyperionTrie().MemoryUsage());
+  EXPECT_EQ(store->MemoryUsage(), empty_memory);
+}
+
+void RunAgainstOracle(HyperionTrie* store, const KeySource& source,
+                      const RunSpec& run, uint64_t seed) {
+  RunAgainstOracle(store, HyperionTrie().MemoryUsage(), source, run, seed);
 }
 
 uint64_t LargeOps() {
@@ -388,17 +398,42 @@ TEST_P(HyperionDifferential, CompactionAfterManyDeletes) {
 
 // The large runs: many operations on up to 10,000 keys (a bigger set makes
 // each operation slower without reaching new cases), with the default
-// options and with containers split past 256 bytes (at 10,000 keys few
-// containers reach the default 8 KiB).
+// options, with containers split past 256 bytes (at 10,000 keys few
+// containers reach the default 8 KiB), and with key pre-processing.
 TEST_P(HyperionDifferential, LargeRun) {
-  for (const uint32_t split_above : {HyperionOptions().split_above, 256u}) {
-    HyperionTrie store(HyperionOptions{.split_above = split_above});
+  for (const HyperionOptions& options :
+       {HyperionOptions(), HyperionOptions{.split_above = 256},
+        HyperionOptions{.preprocess = true}}) {
+    std::unique_ptr<HyperionStore> store = NewHyperionStore(options);
     const uint64_t ops = LargeOps();
-    RunAgainstOracle(&store, GetParam().source,
+    RunAgainstOracle(store.get(), NewHyperionStore(options)->MemoryUsage(),
+                     GetParam().source,
                      RunSpec{.operations = ops,
                              .key_pool = size_t(
                                  std::clamp<uint64_t>(ops / 20, 100, 10'000))},
                      42);
+  }
+}
+
+// Key pre-processing with every invariant checked after every operation:
+// the trie's, and that every stored key is an image. Once with the
+// defaults, once with a tiny ejection budget and containers split past
+// 256 bytes, where images (one byte longer, zero bits in bytes 1-4) move
+// through embedded, ejected and split containers.
+TEST_P(HyperionDifferential, InvariantsWithPreprocessing) {
+  for (const HyperionOptions& options :
+       {HyperionOptions{.preprocess = true}, HyperionOptions{.embed_limit = 16,
+                                             .jump_table = 1,
+                                             .jump_table_min = 0,
+                                             .split_above = 256,
+                                             .preprocess = true}}) {
+    std::unique_ptr<HyperionStore> store = NewHyperionStore(options);
+    RunAgainstOracle(store.get(), NewHyperionStore(options)->MemoryUsage(),
+                     GetParam().source,
+                     RunSpec{.operations = testing::Scaled(3'000, 300),
+                             .key_pool = 800,
+                             .check_each = true},
+                     61 + options.split_above);
   }
 }
 
@@ -420,6 +455,20 @@ TEST(HyperionSharedDifferential, InvariantsHoldThroughout) {
               absl::OkStatus());
   };
   testing::RunDifferential(&store, options);
+}
+
+// The same with key pre-processing, keys up to kMaxKeySize bytes.
+TEST(HyperionSharedDifferential, PreprocessedUpToMaxKeySize) {
+  std::unique_ptr<HyperionStore> store =
+      NewHyperionStore(HyperionOptions{.preprocess = true});
+  testing::DifferentialOptions options;
+  options.operations = testing::Scaled(2'000, 300);
+  options.key_pool = 200;
+  options.max_key_length = kMaxKeySize;
+  options.after_each_operation = [](const KVStore& s) {
+    ASSERT_EQ(s.CheckInvariants(), absl::OkStatus());
+  };
+  testing::RunDifferential(store.get(), options);
 }
 
 }  // namespace

@@ -243,6 +243,22 @@ TEST(HyperionOutOfMemory, BusyStoreMemoryGoneForGood) {
   kvlab::testing::RunAllocationFailureSweep(BusyStore, options);
 }
 
+// The same store with key pre-processing: a failed write leaves the images
+// as they were, and the caller sees its own keys.
+TEST(HyperionOutOfMemory, PreprocessedBusyStoreEachAllocationFailingOnce) {
+  kvlab::testing::RunAllocationFailureSweep(
+      [] {
+        return std::unique_ptr<KVStore>(
+            NewHyperionStore(HyperionOptions{.inline_value = 16,
+                                             .embed_limit = 16,
+                                             .jump_table = 1,
+                                             .jump_table_min = 0,
+                                             .split_above = 256,
+                                             .preprocess = true}));
+      },
+      BusyOptions());
+}
+
 // A store whose bins are fragmented: 12,000 keys, each value in a chunk of
 // its own (superbin 2), two of every three deleted again.
 void FragmentedStore(HyperionTrie* store, std::map<std::string, int>* model) {

@@ -1,8 +1,9 @@
 // The scan's stack of container levels at its deepest: keys of kMaxKeySize
 // bytes that differ only at the end put a container at every two key bytes,
 // so both the walk from "" and ScanFrom's descent go as deep as any valid
-// store lets them, with and without split containers on the path (debug
-// builds assert the stack's bound; a release build would write past it).
+// store lets them, with and without split containers on the path, and with
+// key pre-processing, whose images are a byte longer (debug builds assert
+// the stack's bound; a release build would write past it).
 #include <algorithm>
 #include <map>
 #include <random>
@@ -13,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "hyperion_trie.h"
+#include "key_preprocessing.h"
 
 namespace kvlab::stage5 {
 namespace {
@@ -24,7 +26,7 @@ std::string Show(const std::string& s) {
 }
 
 // Checks Scan(start) whole and stopped after every position up to `stops`.
-void CheckScans(const HyperionTrie& store,
+void CheckScans(const KVStore& store,
                 const std::map<std::string, std::string>& oracle,
                 const std::string& start, size_t stops,
                 const std::string& what) {
@@ -192,6 +194,64 @@ TEST(HyperionScan, EveryContainerOnTheDeepestPathSplit) {
   for (const auto& [key, value] : oracle) {
     std::string k, v;
     ASSERT_TRUE(store.GetNth(n++, &k, &v));
+    ASSERT_EQ(k, key);
+    ASSERT_EQ(v, value);
+  }
+}
+
+// The same with key pre-processing: a key of kMaxKeySize bytes is stored
+// as an image of kMaxStoredKeySize bytes, one container level deeper (base
+// 1024). Every container below the root on the zero image's path is split
+// (512 of them) and the scan starts at the path's end, so that ScanFrom
+// enters (kMaxStoredKeySize + 1) / 2 = 513 levels, one more than a store
+// without pre-processing ever needs.
+TEST(HyperionScan, EveryContainerOnTheDeepestPreprocessedPathSplit) {
+  std::unique_ptr<HyperionStore> store =
+      NewHyperionStore(HyperionOptions{.embed_limit = 16,
+                                       .split_above = 32,
+                                       .split_large_above = 0,
+                                       .preprocess = true});
+  std::map<std::string, std::string> oracle;
+  // The caller's key whose image is `image`.
+  auto key_of = [](const std::string& image) {
+    std::string key;
+    EXPECT_TRUE(RestoreKey(image, &key)) << Show(image);
+    return key;
+  };
+  auto put = [&](const std::string& image, const std::string& value) {
+    const std::string key = key_of(image);
+    ASSERT_TRUE(store->Put(key, value).ok()) << Show(key);
+    oracle[key] = value;
+  };
+  const std::string zeros(kMaxStoredKeySize, '\0');
+  ASSERT_EQ(key_of(zeros), std::string(kMaxKeySize, '\0'));
+  put(zeros, "deepest");
+  // A second T-node in the container at every even depth of the image: a
+  // byte with its low two bits zero where the transform injects them (the
+  // second of a three-byte image carries two key bits, the fourth of a
+  // five-byte one six).
+  for (size_t depth = 2; depth < kMaxStoredKeySize; depth += 2) {
+    const char t = depth == 2 ? '\x40' : depth == 4 ? '\x04' : '\x01';
+    put(zeros.substr(0, depth) + t, std::string(20, char('a' + depth % 26)));
+    if (testing::Test::HasFatalFailure()) return;
+  }
+  put(zeros.substr(0, kMaxStoredKeySize - 1) + '\x02', "last");
+  if (testing::Test::HasFatalFailure()) return;
+  ASSERT_EQ(store->CheckInvariants(), absl::OkStatus());
+  ASSERT_EQ(Count(store->DebugString(), "split container"),
+            (kMaxStoredKeySize + 1) / 2 - 1);
+  const std::string caller_zeros(kMaxKeySize, '\0');
+  for (const std::string& start :
+       {caller_zeros, caller_zeros.substr(0, kMaxKeySize - 1),
+        caller_zeros.substr(0, 5), std::string(), caller_zeros + '\0',
+        caller_zeros.substr(0, kMaxKeySize - 1) + '\x01'}) {
+    CheckScans(*store, oracle, start, 8, "preprocessed, all split");
+    if (testing::Test::HasFatalFailure()) return;
+  }
+  uint64_t n = 0;
+  for (const auto& [key, value] : oracle) {
+    std::string k, v;
+    ASSERT_TRUE(store->GetNth(n++, &k, &v));
     ASSERT_EQ(k, key);
     ASSERT_EQ(v, value);
   }

@@ -3,8 +3,8 @@
 // docs/stage5_hyperion.md) over the stage-5 memory manager
 // (kvlab/stage5/memory_manager.h), with jump successors, container and
 // T-node jump tables and container splits (with kvlab's own split
-// directory), without key pre-processing; one arena (arena_store.h
-// splits it into several).
+// directory) and optional key pre-processing (options.preprocess); one
+// arena (arena_store.h splits it into several).
 //
 // A 65,536-ary trie of containers: exact-fit byte arrays, each holding
 // the nodes for two key bytes, in which small containers are embedded and
@@ -98,6 +98,15 @@ struct HyperionOptions {
   // follows reads it in a few dependent steps (header, T-node jumps,
   // S-children), each a cache miss without this. 0 turns it off; 0..2^24.
   uint32_t read_ahead = 2304;
+  // Stores each key transformed by the paper's zero-bit injection (section
+  // 3.4; docs/stage5_hyperion.md, "Key pre-processing"): two zero bits
+  // after every six bits of key bytes 1-3, one byte longer. For uniformly
+  // random keys, whose third-level containers it makes fewer and fuller.
+  // The transform keeps the key order and is undone on the way out: every
+  // call takes and returns the caller's keys, kMaxKeySize bytes included.
+  // DebugString, DumpContainer and ExportStructure show the bytes stored,
+  // and say so.
+  bool preprocess = false;
 
   static absl::StatusOr<HyperionOptions> FromStoreOptions(
       const StoreOptions& options);

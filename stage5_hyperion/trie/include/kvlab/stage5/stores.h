@@ -2,9 +2,9 @@
 //
 //   hyperion  the Hyperion container trie over the stage-5 memory manager
 //             (docs/stage5_hyperion.md); options inline_value, embed,
-//             eject_above, jump_successor, jump_table, jump_table_min and
-//             compact (`kvbench --list` prints each with its range and
-//             default).
+//             eject_above, jump_successor, jump_table, jump_table_min,
+//             compact, preprocess and more (`kvbench --list` prints each
+//             with its range and default).
 //             Not thread-safe; MakeThreadSafe wraps it. With option
 //             arenas=N (and lock=spin|rw|mutex) it is split into N
 //             arenas by first key byte and thread-safe itself
