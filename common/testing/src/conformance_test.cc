@@ -18,6 +18,7 @@
 #include "kvlab/not_implemented.h"
 #include "kvlab/testing/differential.h"
 #include "kvlab/testing/test_scale.h"
+#include "kvlab/testing/thread_errors.h"
 
 namespace kvlab::testing {
 
@@ -425,30 +426,6 @@ TEST_P(KVStoreConformanceTest, DifferentialWithLongKeysAndValues) {
   options.ordered = GetParam().ordered;
   RunDifferential(store_.get(), options);
 }
-
-// The first exception that escaped one of a test's threads.
-class ThreadErrors {
- public:
-  // Runs `body`, keeping the message of an exception it throws (a handout's
-  // stub throws NotImplementedError), which would otherwise end the whole
-  // test program rather than fail one test.
-  void Run(const std::function<void()>& body) {
-    try {
-      body();
-    } catch (const std::exception& e) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (first_.empty()) first_ = e.what();
-    }
-  }
-  std::string first() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return first_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::string first_;
-};
 
 // Several writers on disjoint key ranges and readers walking the whole store
 // at once; the final content is exactly the writers' last puts.

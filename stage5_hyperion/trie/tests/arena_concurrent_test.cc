@@ -36,6 +36,7 @@
 #include "kvlab/string_view_compat.h"
 #include "kvlab/testing/differential.h"
 #include "kvlab/testing/test_scale.h"
+#include "kvlab/testing/thread_errors.h"
 
 namespace kvlab::stage5 {
 namespace {
@@ -220,16 +221,20 @@ TEST_P(ArenaConcurrentTest, ReadersSeeOnlyAcknowledgedStates) {
   const uint64_t ops = Scaled(15'000, 500);
   Failures failures;
   std::atomic<bool> done{false};
+  testing::ThreadErrors thread_errors;
   std::vector<std::thread> writers, readers;
   for (int r = 0; r < kReaders; ++r) {
-    readers.emplace_back([&, r] { Reader(r, &done, &failures); });
+    readers.emplace_back(
+        [&, r] { thread_errors.Run([&] { Reader(r, &done, &failures); }); });
   }
   for (int w = 0; w < kWriters; ++w) {
-    writers.emplace_back([&, w] { Writer(w, ops, &failures); });
+    writers.emplace_back(
+        [&, w] { thread_errors.Run([&] { Writer(w, ops, &failures); }); });
   }
   for (std::thread& t : writers) t.join();
   done = true;
   for (std::thread& t : readers) t.join();
+  ASSERT_EQ(thread_errors.first(), "") << "a thread threw";
   ASSERT_EQ(failures.count.load(), 0) << failures.first;
 
   // Quiescent: exact.
