@@ -21,11 +21,13 @@
 #include "kvlab/stage4/stores.h"
 #include "kvlab/testing/differential.h"
 #include "kvlab/testing/test_scale.h"
+#include "kvlab/testing/thread_errors.h"
 
 namespace kvlab {
 namespace {
 
 using testing::Contents;
+using testing::Failures;
 using testing::Oracle;
 using testing::Scaled;
 
@@ -52,14 +54,6 @@ bool SelfConsistent(std::string_view key, std::string_view value) {
   return value.size() > key.size() && value.substr(0, key.size()) == key &&
          value[key.size()] == '|';
 }
-
-struct Failures {
-  std::atomic<int> count{0};
-  std::string first;  // written once, by the thread that counted 1
-  void Add(std::string what) {
-    if (count.fetch_add(1) == 0) first = std::move(what);
-  }
-};
 
 class CTrieConcurrentTest : public ::testing::TestWithParam<std::string> {
  protected:

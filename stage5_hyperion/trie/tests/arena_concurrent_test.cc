@@ -41,6 +41,7 @@
 namespace kvlab::stage5 {
 namespace {
 
+using testing::Failures;
 using testing::Oracle;
 using testing::Scaled;
 
@@ -84,14 +85,6 @@ std::vector<std::string> MakeKeys(size_t count) {
   }
   return keys;
 }
-
-struct Failures {
-  std::atomic<int> count{0};
-  std::string first;  // written once, by the thread that counted 1
-  void Add(std::string what) {
-    if (count.fetch_add(1) == 0) first = std::move(what);
-  }
-};
 
 class ArenaConcurrentTest : public ::testing::TestWithParam<std::string> {
  protected:

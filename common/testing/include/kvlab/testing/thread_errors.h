@@ -1,4 +1,5 @@
-// The first exception that escaped one of a test's threads.
+// What a test's threads report: ThreadErrors, the first exception that
+// escaped one of them, and Failures, the checks they found violated.
 //
 // An exception leaving a std::thread's function ends the whole test program
 // (std::terminate). In a course handout a stub throws NotImplementedError
@@ -9,10 +10,12 @@
 #ifndef KVLAB_TESTING_THREAD_ERRORS_H_
 #define KVLAB_TESTING_THREAD_ERRORS_H_
 
+#include <atomic>
 #include <exception>
 #include <functional>
 #include <mutex>
 #include <string>
+#include <utility>
 
 namespace kvlab::testing {
 
@@ -37,6 +40,16 @@ class ThreadErrors {
  private:
   std::mutex mutex_;
   std::string first_;
+};
+
+// The violations threads found: how many, and the first one's message.
+// Add is thread-safe; read `first` only after the threads are joined.
+struct Failures {
+  std::atomic<int> count{0};
+  std::string first;  // written once, by the thread that counted 1
+  void Add(std::string what) {
+    if (count.fetch_add(1) == 0) first = std::move(what);
+  }
 };
 
 }  // namespace kvlab::testing
