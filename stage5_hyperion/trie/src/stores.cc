@@ -69,7 +69,9 @@ void RegisterStage5Stores(StoreRegistry* registry) {
                "not thread-safe)"},
               {"lock",
                "with arenas: each arena's lock, spin (the paper's, default), "
-               "rw (reader-writer) or mutex"},
+               "rw (reader-writer), mutex, or leftright (two copies per "
+               "arena: reads never wait, writes apply twice, twice the "
+               "memory)"},
               {"preprocess",
                "1: store keys with two zero bits injected after every six "
                "bits of bytes 1-3 (the paper's key pre-processing, for "

@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -37,7 +38,8 @@ TEST(HyperionArenas, Options) {
   RegisterStage5Stores(&registry);
   for (const char* spec :
        {"hyperion:arenas=1", "hyperion:arenas=256", "hyperion:arenas=3:lock=rw",
-        "hyperion:arenas=2:lock=mutex:embed=16"}) {
+        "hyperion:arenas=2:lock=mutex:embed=16",
+        "hyperion:arenas=5:lock=leftright"}) {
     absl::StatusOr<std::unique_ptr<KVStore>> made = registry.Make(spec);
     ASSERT_TRUE(made.ok()) << spec;
     EXPECT_TRUE((*made)->IsThreadSafe()) << spec;
@@ -68,10 +70,17 @@ Oracle KeysOfEveryFirstByte() {
 }
 
 TEST(HyperionArenas, KeysLiveInTheArenaOfTheirFirstByte) {
-  for (uint32_t n : {1u, 2u, 3u, 16u, 256u}) {
-    SCOPED_TRACE(n);
+  for (const auto& [n, lock] : {std::pair{1u, ArenaOptions::Lock::kSpin},
+                                {2u, ArenaOptions::Lock::kSpin},
+                                {3u, ArenaOptions::Lock::kSpin},
+                                {16u, ArenaOptions::Lock::kSpin},
+                                {256u, ArenaOptions::Lock::kSpin},
+                                {1u, ArenaOptions::Lock::kLeftRight},
+                                {3u, ArenaOptions::Lock::kLeftRight},
+                                {256u, ArenaOptions::Lock::kLeftRight}}) {
+    SCOPED_TRACE(absl::StrCat(n, " arenas, lock ", int(lock)));
     std::unique_ptr<HyperionArenaStore> store =
-        NewHyperionArenaStore({}, {.arenas = n});
+        NewHyperionArenaStore({}, {.arenas = n, .lock = lock});
     ASSERT_EQ(store->arena_count(), n);
     const Oracle keys = KeysOfEveryFirstByte();
     for (const auto& [k, v] : keys) ASSERT_TRUE(store->Put(k, v).ok());
@@ -91,6 +100,10 @@ TEST(HyperionArenas, KeysLiveInTheArenaOfTheirFirstByte) {
     }
     EXPECT_EQ(total, keys.size());
     EXPECT_GT(*store->MemoryUsage(), memory);
+    // Both copies counted: arena(a) is the one readers use.
+    if (lock == ArenaOptions::Lock::kLeftRight) {
+      EXPECT_GT(*store->MemoryUsage(), 2 * memory);
+    }
     // GetNth across the arenas is the sorted order.
     uint64_t i = 0;
     for (const auto& [k, v] : keys) {
@@ -161,7 +174,8 @@ TEST(HyperionArenas, CheckerNamesAMisplacedOrMiscountedKey) {
 TEST(HyperionArenas, SingleThreadedDifferential) {
   for (const char* spec : {"hyperion:arenas=1", "hyperion:arenas=3:lock=rw",
                            "hyperion:arenas=16:split_above=64:embed=16",
-                           "hyperion:arenas=256:lock=mutex"}) {
+                           "hyperion:arenas=256:lock=mutex",
+                           "hyperion:arenas=3:lock=leftright:embed=16"}) {
     SCOPED_TRACE(spec);
     std::unique_ptr<KVStore> store = Make(spec);
     ASSERT_NE(store, nullptr);

@@ -25,6 +25,7 @@
 
 #include "gtest/gtest.h"
 #include "hyperion_trie.h"
+#include "kvlab/stage5/arena_store.h"
 #include "kvlab/stage5/memory_manager.h"
 #include "kvlab/testing/allocation_failure.h"
 #include "kvlab/testing/failing_allocator.h"
@@ -257,6 +258,31 @@ TEST(HyperionOutOfMemory, PreprocessedBusyStoreEachAllocationFailingOnce) {
                                              .preprocess = true}));
       },
       BusyOptions());
+}
+
+// Arenas under lock=leftright: a write whose second copy finds no memory
+// has succeeded (readers see the first copy), and the arena's next write
+// replays it onto that copy before changing it, or fails having changed
+// nothing. Two arenas, so that a change left pending in one waits while
+// the other is written.
+std::unique_ptr<KVStore> LeftRightArenas() {
+  return NewHyperionArenaStore(
+      HyperionOptions{.inline_value = 16,
+                      .embed_limit = 16,
+                      .jump_table = 1,
+                      .jump_table_min = 0,
+                      .split_above = 256},
+      {.arenas = 2, .lock = ArenaOptions::Lock::kLeftRight});
+}
+
+TEST(HyperionOutOfMemory, LeftRightArenasEachAllocationFailingOnce) {
+  kvlab::testing::RunAllocationFailureSweep(LeftRightArenas, BusyOptions());
+}
+
+TEST(HyperionOutOfMemory, LeftRightArenasMemoryGoneForGood) {
+  kvlab::testing::AllocationFailureOptions options = BusyOptions();
+  options.persistent = true;
+  kvlab::testing::RunAllocationFailureSweep(LeftRightArenas, options);
 }
 
 // A store whose bins are fragmented: 12,000 keys, each value in a chunk of
