@@ -275,12 +275,21 @@ std::unique_ptr<KVStore> LeftRightArenas() {
       {.arenas = 2, .lock = ArenaOptions::Lock::kLeftRight});
 }
 
+// Fewer operations than BusyOptions: every write allocates twice as often.
+kvlab::testing::AllocationFailureOptions LeftRightOptions() {
+  kvlab::testing::AllocationFailureOptions options = BusyOptions();
+  options.operations = 80;
+  options.preload = 80;
+  return options;
+}
+
 TEST(HyperionOutOfMemory, LeftRightArenasEachAllocationFailingOnce) {
-  kvlab::testing::RunAllocationFailureSweep(LeftRightArenas, BusyOptions());
+  kvlab::testing::RunAllocationFailureSweep(LeftRightArenas,
+                                            LeftRightOptions());
 }
 
 TEST(HyperionOutOfMemory, LeftRightArenasMemoryGoneForGood) {
-  kvlab::testing::AllocationFailureOptions options = BusyOptions();
+  kvlab::testing::AllocationFailureOptions options = LeftRightOptions();
   options.persistent = true;
   kvlab::testing::RunAllocationFailureSweep(LeftRightArenas, options);
 }
