@@ -228,8 +228,10 @@ void BalancedArenaStore::MaybeRepartition(const RoutingTable* t) {
   // Grown by half since t? Asked first without locks, then again under
   // them.
   if (Size() * 2 < t->size() * 3) return;
-  std::vector<std::unique_ptr<HyperionStore>> old(arena_count_);
   try {
+    // The old tries die after the holds (declared first): freeing them
+    // delays no one.
+    std::vector<std::unique_ptr<HyperionStore>> old(arena_count_);
     std::vector<std::optional<Arena::Hold>> holds(arena_count_);
     // In index order, as every thread that takes more than one lock: no
     // deadlock.
@@ -267,10 +269,9 @@ void BalancedArenaStore::MaybeRepartition(const RoutingTable* t) {
     partition_.Publish(std::move(next));
     repartitions_.fetch_add(1, std::memory_order_relaxed);
   } catch (const std::bad_alloc&) {
-    // Nothing swapped yet: the store is as it was. The locks are released
-    // by the holds; the next Put over the limit asks again.
+    // Nothing swapped yet: the store is as it was, and the Put that set
+    // this off keeps its outcome. The next Put over the limit asks again.
   }
-  // `old` goes here, after the locks: freeing the old tries delays no one.
 }
 
 std::vector<std::unique_ptr<HyperionStore>> BalancedArenaStore::Rebuild(
