@@ -271,8 +271,8 @@ TEST(HyperionOutOfMemory, BalancedArenasEachAllocationFailingOnce) {
   kvlab::testing::RunAllocationFailureSweep(
       [] {
         return std::unique_ptr<KVStore>(NewHyperionArenaStore(
-            {}, {.arenas = 3,
-                 .partition = ArenaOptions::Partition::kBalanced}));
+            {},
+            {.arenas = 3, .partition = ArenaOptions::Partition::kBalanced}));
       },
       options);
 }

@@ -11,7 +11,7 @@
 //             the arenas hold about equal shares, and chosen again as the
 //             store grows (repartitions()), so keys sharing long prefixes
 //             spread over every arena too.
-// With byte: Each arena is a whole hyperion trie
+// Each arena is a whole hyperion trie
 // (hyperion_store.h) with its own memory manager and its own lock
 // (ArenaOptions::lock), so operations on different arenas run in parallel
 // and never touch each other's memory. Ordered like hyperion: the store
@@ -37,16 +37,15 @@
 //     though kv_store.h still forbids it).
 //   - Size is the sum of the first bytes' counts, each read at some
 //     moment during the call; exact without concurrent writes.
-//   With balanced, "first byte" above reads "arena's range": GetNth's
-//   counts are all of one routing table, and a reader that finds the table
-//   changed under it starts again from where it was. A repartition holds
-//   every arena's lock while it moves keys, so no call sees a key in two
-//   arenas or in none.
-// Under heavy concurrent writes with balanced, Size may also miss or count
-// twice the keys a repartition is moving.
 //   - MemoryUsage, CheckInvariants and ExportStructure look at one arena
 //     at a time under its lock. ExportStructure draws each arena as a
 //     cluster, its options' limits applying to each arena alone.
+// With balanced, "first byte" above reads "arena": GetNth's counts are all
+// of one routing table, and a reader that finds the table changed under it
+// starts again from where it was. A repartition holds every arena's lock
+// while it moves keys, so no call sees a key in two arenas or in none;
+// only Size, reading the counts without a lock, may count the keys it
+// moved twice or not at all.
 // Out of memory: as hyperion, per arena (an arena's failed write leaves the
 // store exactly as it was). A repartition that finds no memory does not
 // happen: the store stays as it was, and the Put that set it off keeps its
