@@ -17,6 +17,7 @@
 
 #include <array>
 #include <atomic>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -117,6 +118,9 @@ class alignas(64) Arena {
   //     DeleteNth picked by rank, and use that);
   //   - fail only by throwing, having changed nothing (std::bad_alloc if
   //     memory ran out).
+  // A `write` that takes the HyperionStore& alone (a store keeping its own
+  // counts, as the balanced partition's) is called once, and not under
+  // leftright.
   // If the first call throws, Write throws that, nothing changed. If the
   // second throws, that copy, which no reader sees, keeps the change
   // pending, and the next Write replays it (copies the key's pair and the
@@ -125,26 +129,14 @@ class alignas(64) Arena {
   template <typename WriteFn>
   auto Write(WriteFn&& write) {
     WriteLock lock(&lock_);
-    if (copies_[1] == nullptr) {
+    if constexpr (std::is_invocable_v<WriteFn, HyperionStore&>) {
+      assert(copies_[1] == nullptr);
+      return std::forward<WriteFn>(write)(*copies_[0]->trie);
+    } else {
+      if (copies_[1] != nullptr) return WriteBothCopies(write);
       Change change{*copies_[0]->trie, copies_[0]->counts, std::nullopt};
       return write(change);
     }
-    Copy& first = *copies_[left_right_.hidden()];
-    CatchUp(&first);
-    Change change{*first.trie, first.counts, std::nullopt};
-    auto result = write(change);
-    if (!change.key.has_value()) return result;
-    left_right_.Publish();
-    Copy& second = *copies_[left_right_.hidden()];
-    Change again{*second.trie, second.counts, std::nullopt};
-    try {
-      static_cast<void>(write(again));  // the same result as the first
-    } catch (...) {
-      // Within the reserved capacity: assigning cannot throw.
-      pending_key_.assign(*change.key);
-      pending_ = true;
-    }
-    return result;
   }
 
   // The count of slot s in the copy readers are sent to now.
@@ -185,16 +177,36 @@ class alignas(64) Arena {
   }
 
   // The trie readers are sent to, without the lock, for debugging views
-  // while no thread writes (HyperionArenaStore::arena).
+  // while no thread writes (HyperionArenaStore::arena), and for the holder
+  // of a Hold.
   const HyperionStore& UnlockedTrie() const {
     return *copies_[left_right_.visible()]->trie;
+  }
+
+  // Holds the arena's lock alone for a scope, for a change spanning
+  // arenas (a balanced store's repartition holds every arena's).
+  class Hold {
+   public:
+    explicit Hold(Arena* arena) : lock_(&arena->lock_) {}
+
+   private:
+    WriteLock lock_;
+  };
+  // Replaces the trie by `trie` and returns the old one. Only while the
+  // caller's Hold of this arena lives, and not under leftright (one trie;
+  // the slot counts are left as they were).
+  std::unique_ptr<HyperionStore> SwapTrie(
+      const Hold&, std::unique_ptr<HyperionStore> trie) noexcept {
+    assert(copies_[1] == nullptr);
+    copies_[0]->trie.swap(trie);
+    return trie;
   }
 
  private:
   struct Copy {
     explicit Copy(const HyperionOptions& options)
         : trie(NewHyperionStore(options)) {}
-    const std::unique_ptr<HyperionStore> trie;
+    std::unique_ptr<HyperionStore> trie;
     SlotCounts counts;
   };
 
@@ -205,6 +217,27 @@ class alignas(64) Arena {
     } else {
       return std::forward<ReadFn>(read)(std::as_const(*copy.trie), copy.counts);
     }
+  }
+
+  // Write under leftright, holding the lock.
+  template <typename WriteFn>
+  auto WriteBothCopies(WriteFn& write) {
+    Copy& first = *copies_[left_right_.hidden()];
+    CatchUp(&first);
+    Change change{*first.trie, first.counts, std::nullopt};
+    auto result = write(change);
+    if (!change.key.has_value()) return result;
+    left_right_.Publish();
+    Copy& second = *copies_[left_right_.hidden()];
+    Change again{*second.trie, second.counts, std::nullopt};
+    try {
+      static_cast<void>(write(again));  // the same result as the first
+    } catch (...) {
+      // Within the reserved capacity: assigning cannot throw.
+      pending_key_.assign(*change.key);
+      pending_ = true;
+    }
+    return result;
   }
 
   // Replays the pending change, if any, onto `hidden` from the copy
