@@ -25,8 +25,8 @@
 //   - An address from Resolve stays valid until that pointer is freed or
 //     reallocated or a compaction moves it; for superbin 0 until its block
 //     is resized.
-//   - A bin whose chunks are all free is unmapped at once (at most
-//     SegmentCache::kCapacity empty segments stay mapped for reuse), and a
+//   - A bin whose chunks are all free is unmapped at once (each superbin
+//     keeps the last segment it emptied mapped for its next bin), and a
 //     metabin without bins gives back its descriptor. A page of a bin that
 //     lies wholly inside free chunks leaves the resident set at once (it
 //     stays mapped and reads as zero), except the page(s) of the bin's
