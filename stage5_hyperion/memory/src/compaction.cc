@@ -8,8 +8,10 @@
 #include <array>
 #include <cassert>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <tuple>
+#include <vector>
 
 #include "bitmap.h"
 #include "forwarding_record.h"
@@ -58,21 +60,49 @@ size_t Superbin::PlanEvacuation(double max_occupancy, uint32_t min_bins) {
     ++count;
   }
   if (count == 0 || count < min_bins) return 0;
-  // The lists' room first: if it cannot be had, no bin is marked yet.
+  // The lists' room and the targets' slack arrays first: if they cannot be
+  // had, no bin is marked yet.
   evacuating_.reserve(count);
   targets_.reserve(candidates.size() - count);
+  for (size_t i = candidates.size(); i-- > count;) {
+    if (candidates[i].used < kChunksPerBin)
+      targets_.push_back(candidates[i].ref);
+  }
+  try {
+    GrowTargetsSlack();
+  } catch (const std::bad_alloc&) {
+    targets_.clear();
+    throw;
+  }
   for (size_t i = 0; i < count; ++i) {
     const BinRef ref = candidates[i].ref;
     metabins_[ref.metabin_id]->bins[ref.bin_id]->evacuating = 1;
     evacuating_.push_back(ref);
   }
-  for (size_t i = candidates.size(); i-- > count;) {
-    if (candidates[i].used < kChunksPerBin)
-      targets_.push_back(candidates[i].ref);
-  }
   next_target_ = 0;
   return count;
   // handout: end
+}
+
+void Superbin::GrowTargetsSlack() {
+  // Every new array first, then the swaps, which cannot fail.
+  std::vector<std::unique_ptr<uint8_t[]>> grown;
+  grown.reserve(targets_.size());
+  for (const BinRef& ref : targets_) {
+    const Bin* bin = metabins_[ref.metabin_id]->bins[ref.bin_id];
+    grown.emplace_back(bin->slack_capacity == kChunksPerBin
+                           ? nullptr
+                           : new uint8_t[kChunksPerBin]);
+  }
+  for (size_t i = 0; i < targets_.size(); ++i) {
+    if (grown[i] == nullptr) continue;
+    Bin* bin = metabins_[targets_[i].metabin_id]->bins[targets_[i].bin_id];
+    std::memcpy(grown[i].get(), bin->slack, bin->slack_capacity);
+    delete[] bin->slack;
+    bin->slack = grown[i].release();
+    slack_bytes_ += kChunksPerBin - bin->slack_capacity;
+    bin->slack_capacity = uint16_t(kChunksPerBin);
+  }
 }
 
 ChunkLocation Superbin::TakeForMove() {

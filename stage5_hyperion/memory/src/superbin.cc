@@ -67,6 +67,15 @@ uint64_t HeldPagesOf(const Bin& bin, size_t chunk_size, size_t page_size) {
   return pages;
 }
 
+// The highest chunk of `bin` in use, or kNoBit.
+size_t HighestInUse(const Bin& bin) {
+  for (size_t w = Bin::kWords; w-- > 0;) {
+    const uint64_t used = ~bin.free_map[w];
+    if (used != 0) return w * 64 + 63 - size_t(std::countl_zero(used));
+  }
+  return kNoBit;
+}
+
 }  // namespace
 
 uint64_t Superbin::held_pages() const {
@@ -81,8 +90,7 @@ uint64_t Superbin::held_pages() const {
 }
 
 uint64_t Superbin::metadata_bytes() const {
-  const uint64_t per_bin = sizeof(Bin) + (id_ == 0 ? 0 : kChunksPerBin);
-  return metabin_count_ * sizeof(Metabin) + bins_ * per_bin +
+  return metabin_count_ * sizeof(Metabin) + bins_ * sizeof(Bin) + slack_bytes_ +
          metabins_.capacity() * sizeof(Metabin*) +
          segments_.capacity() * sizeof(char*);
 }
@@ -98,6 +106,9 @@ ChunkLocation Superbin::Allocate() {
   const size_t chunk =
       FindFirstSet(bin->free_map, Bin::kWords, bin->first_free_word);
   assert(chunk != kNoBit);
+  // A new bin's first chunk has its slack entry, so a failure here leaves
+  // no empty bin behind.
+  if (id_ != 0 && chunk >= bin->slack_capacity) GrowSlack(bin, chunk + 1);
   bin->first_free_word = uint16_t(chunk / 64);
   return Take(metabin_id, uint32_t(bin_id), bin, chunk);
   // handout: end
@@ -265,9 +276,10 @@ Bin* Superbin::CreateBin(Metabin* metabin, uint32_t metabin_id,
   const size_t table_size = segments_.size();
   std::unique_ptr<Bin> bin;
   std::unique_ptr<uint8_t[]> slack;
+  const uint16_t slack_capacity = id_ == 0 ? 0 : kInitialSlack;
   try {
     bin.reset(new Bin);
-    if (id_ != 0) slack.reset(new uint8_t[kChunksPerBin]);
+    if (slack_capacity != 0) slack.reset(new uint8_t[slack_capacity]);
     if (index >= table_size) segments_.resize(index + 1, nullptr);
     bin->segment = cache_->Acquire(id_, segment_size());
   } catch (const std::bad_alloc&) {
@@ -277,6 +289,8 @@ Bin* Superbin::CreateBin(Metabin* metabin, uint32_t metabin_id,
   }
   std::memset(bin->free_map, 0xff, sizeof(bin->free_map));
   bin->slack = slack.release();
+  bin->slack_capacity = slack_capacity;
+  slack_bytes_ += slack_capacity;
   bin->used = 0;
   bin->first_free_word = 0;
   bin->reserved = 0;
@@ -301,6 +315,7 @@ void Superbin::ReleaseBin(Metabin* metabin, uint32_t metabin_id,
   // Its frees skipped ReturnFreePages: one call for the whole segment.
   if (bin->evacuating != 0) ReturnPages(bin->segment, segment_size());
   cache_->Release(id_, bin->segment, segment_size());
+  slack_bytes_ -= bin->slack_capacity;
   delete[] bin->slack;
   delete bin;
   metabin->bins[bin_id] = nullptr;
@@ -314,6 +329,18 @@ void Superbin::ReleaseBin(Metabin* metabin, uint32_t metabin_id,
   if (segments_.size() * 2 <= segments_.capacity()) segments_.shrink_to_fit();
   --bins_;
   if (--metabin->live_bins == 0) ReleaseMetabin(metabin_id);
+}
+
+void Superbin::GrowSlack(Bin* bin, size_t chunks) {
+  assert(chunks <= kChunksPerBin);
+  size_t capacity = std::max<size_t>(bin->slack_capacity, kInitialSlack);
+  while (capacity < chunks) capacity *= 2;
+  uint8_t* const slack = new uint8_t[capacity];
+  std::memcpy(slack, bin->slack, bin->slack_capacity);
+  delete[] bin->slack;
+  bin->slack = slack;
+  slack_bytes_ += capacity - bin->slack_capacity;
+  bin->slack_capacity = uint16_t(capacity);
 }
 
 void Superbin::ReleaseMetabin(uint32_t metabin_id) {
@@ -353,6 +380,7 @@ void Superbin::ListRemove(uint32_t metabin_id) {
 std::string Superbin::Check() const {
   const std::string where = absl::StrCat("superbin ", id_, ": ");
   uint64_t in_use = 0, bins = 0, metabins = 0, evacuating = 0;
+  uint64_t slack_bytes = 0;
   // Every bin slot, and every table entry past them, against the table.
   const size_t slots =
       std::max(segments_.size(), metabins_.size() * kBinsPerMetabin);
@@ -401,6 +429,13 @@ std::string Superbin::Check() const {
                                  TestBit(bin->free_map, 0))) {
         return absl::StrCat(where, "reserved chunk misplaced");
       }
+      if (id_ != 0) {
+        slack_bytes += bin->slack_capacity;
+        const size_t highest = HighestInUse(*bin);
+        if (highest != kNoBit && highest >= bin->slack_capacity) {
+          return absl::StrCat(where, "chunk in use past its bin's slack array");
+        }
+      }
       in_use += bin->used - bin->reserved;
       evacuating += bin->evacuating;
       ++bins;
@@ -434,6 +469,10 @@ std::string Superbin::Check() const {
     if (bin == nullptr || bin->evacuating == 0) {
       return absl::StrCat(where, "listed evacuating bin absent or unmarked");
     }
+  }
+  if (slack_bytes != slack_bytes_) {
+    return absl::StrCat(where, "slack arrays hold ", slack_bytes,
+                        " bytes, counted ", slack_bytes_);
   }
   if (in_use != chunks_in_use_ || bins != bins_ || metabins != metabin_count_) {
     return absl::StrCat(where, "counters disagree: in use ", chunks_in_use_,

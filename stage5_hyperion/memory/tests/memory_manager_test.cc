@@ -247,6 +247,30 @@ TEST(MemoryManagerTest, SegmentCacheKeepsOneSegmentPerSuperbin) {
   EXPECT_EQ(mm.CheckConsistency(), "");
 }
 
+// A bin's per-chunk slack bytes (the requested sizes) grow with the
+// highest chunk it hands out: a bin of few chunks, as each arena of
+// hyperion:arenas=N has in most superbins, costs little more than its
+// descriptor.
+TEST(MemoryManagerTest, SlackArrayGrowsWithTheChunksInUse) {
+  MemoryManager mm;
+  std::vector<HyperionPointer> hps = {mm.Allocate(64)};
+  const uint64_t one_chunk = mm.Stats().superbins[2].metadata_bytes;
+  EXPECT_LT(one_chunk, kChunksPerBin);
+  // Every size survives the array's growth; a full bin has the whole array.
+  for (size_t i = 1; i < kChunksPerBin; ++i) {
+    hps.push_back(mm.Allocate(33 + i % 32));
+  }
+  EXPECT_EQ(mm.Size(hps[0]), 64u);
+  for (size_t i = 1; i < kChunksPerBin; ++i) {
+    ASSERT_EQ(mm.Size(hps[i]), 33 + i % 32) << i;
+  }
+  EXPECT_GE(mm.Stats().superbins[2].metadata_bytes,
+            one_chunk + kChunksPerBin / 2);
+  EXPECT_EQ(mm.CheckConsistency(), "");
+  for (HyperionPointer hp : hps) mm.Free(hp);
+  EXPECT_EQ(mm.Stats().superbins[2].metadata_bytes, 0u);
+}
+
 TEST(MemoryManagerTest, SecondMetabinAndReleaseOfItsMetadata) {
   MemoryManager mm;
   const size_t per_metabin = kChunksPerBin * kBinsPerMetabin;
