@@ -13,16 +13,13 @@
 namespace kvlab::stage5 {
 
 Superbin::~Superbin() {
-  for (Metabin* metabin : metabins_) {
-    if (metabin == nullptr) continue;
-    for (Bin* bin : metabin->bins) {
-      if (bin == nullptr) continue;
-      UnmapSegment(bin->segment, segment_size());
-      delete[] bin->slack;
-      delete bin;
-    }
-    delete metabin;
+  for (Bin* bin : bin_table_) {
+    if (bin == nullptr) continue;
+    UnmapSegment(bin->segment, segment_size());
+    delete[] bin->slack;
+    delete bin;
   }
+  for (Metabin* metabin : metabins_) delete metabin;
 }
 
 void Superbin::Init(uint32_t id, SegmentCache* cache) {
@@ -36,7 +33,7 @@ void Superbin::Init(uint32_t id, SegmentCache* cache) {
 
 uint64_t Superbin::reserved_chunks() const {
   if (id_ != 0 || metabins_.empty() || metabins_[0] == nullptr) return 0;
-  const Bin* bin = metabins_[0]->bins[0];
+  const Bin* bin = BinAt(0, 0);
   return bin == nullptr ? 0 : bin->reserved;
 }
 
@@ -80,11 +77,8 @@ size_t HighestInUse(const Bin& bin) {
 
 uint64_t Superbin::held_pages() const {
   uint64_t pages = 0;
-  for (const Metabin* metabin : metabins_) {
-    if (metabin == nullptr) continue;
-    for (const Bin* bin : metabin->bins) {
-      if (bin != nullptr) pages += HeldPagesOf(*bin, chunk_size_, PageSize());
-    }
+  for (const Bin* bin : bin_table_) {
+    if (bin != nullptr) pages += HeldPagesOf(*bin, chunk_size_, PageSize());
   }
   return pages;
 }
@@ -92,7 +86,8 @@ uint64_t Superbin::held_pages() const {
 uint64_t Superbin::metadata_bytes() const {
   return metabin_count_ * sizeof(Metabin) + bins_ * sizeof(Bin) + slack_bytes_ +
          metabins_.capacity() * sizeof(Metabin*) +
-         segments_.capacity() * sizeof(char*);
+         segments_.capacity() * sizeof(char*) +
+         bin_table_.capacity() * sizeof(Bin*);
 }
 
 ChunkLocation Superbin::Allocate() {
@@ -101,7 +96,7 @@ ChunkLocation Superbin::Allocate() {
   Metabin* metabin = metabins_[metabin_id];
   const size_t bin_id = FindFirstSet(metabin->not_full, Metabin::kWords);
   assert(bin_id != kNoBit);
-  Bin* bin = metabin->bins[bin_id];
+  Bin* bin = BinAt(metabin_id, uint32_t(bin_id));
   if (bin == nullptr) bin = CreateBin(metabin, metabin_id, uint32_t(bin_id));
   const size_t chunk =
       FindFirstSet(bin->free_map, Bin::kWords, bin->first_free_word);
@@ -135,7 +130,7 @@ ChunkLocation Superbin::Take(uint32_t metabin_id, uint32_t bin_id, Bin* bin,
 void Superbin::Free(HyperionPointer hp) {
   // handout: Superbin::Free -> #returning-free-pages
   Metabin* metabin = metabins_[hp.metabin()];
-  Bin* bin = metabin->bins[hp.bin()];
+  Bin* bin = BinAt(hp.metabin(), hp.bin());
   assert(!TestBit(bin->free_map, hp.chunk()));
   SetBit(bin->free_map, hp.chunk());
   const bool bin_was_full = bin->used == kChunksPerBin;
@@ -203,7 +198,7 @@ void Superbin::ReturnFreePages(Bin* bin, size_t first, size_t last,
 
 ChunkLocation Superbin::Locate(HyperionPointer hp) const {
   assert(InUse(hp));
-  Bin* bin = metabins_[hp.metabin()]->bins[hp.bin()];
+  Bin* bin = BinAt(hp.metabin(), hp.bin());
   // A pointer into a bin being emptied must go through Forward first.
   assert(bin->evacuating == 0);
   return ChunkLocation{hp, bin->segment + hp.chunk() * chunk_size_, bin};
@@ -211,9 +206,7 @@ ChunkLocation Superbin::Locate(HyperionPointer hp) const {
 
 bool Superbin::InUse(HyperionPointer hp) const {
   if (hp.superbin() != id_ || hp.metabin() >= metabins_.size()) return false;
-  const Metabin* metabin = metabins_[hp.metabin()];
-  if (metabin == nullptr) return false;
-  const Bin* bin = metabin->bins[hp.bin()];
+  const Bin* bin = BinAt(hp.metabin(), hp.bin());
   if (bin == nullptr || TestBit(bin->free_map, hp.chunk())) return false;
   return !(bin->reserved != 0 && hp.chunk() == 0);
 }
@@ -224,7 +217,7 @@ void Superbin::ForEachInUse(
     const Metabin* metabin = metabins_[metabin_id];
     if (metabin == nullptr) continue;
     for (uint32_t bin_id = 0; bin_id < kBinsPerMetabin; ++bin_id) {
-      Bin* bin = metabin->bins[bin_id];
+      Bin* bin = BinAt(metabin_id, bin_id);
       if (bin == nullptr) continue;
       for (uint32_t chunk = bin->reserved; chunk < kChunksPerBin; ++chunk) {
         if (TestBit(bin->free_map, chunk)) continue;
@@ -260,7 +253,6 @@ uint32_t Superbin::CreateMetabin() {
   std::unique_ptr<Metabin> metabin(new Metabin);
   if (id == metabins_.size()) metabins_.push_back(nullptr);
   std::memset(metabin->not_full, 0xff, sizeof(metabin->not_full));
-  std::fill(std::begin(metabin->bins), std::end(metabin->bins), nullptr);
   metabin->live_bins = 0;
   metabins_[id] = metabin.release();
   ++metabin_count_;
@@ -280,10 +272,14 @@ Bin* Superbin::CreateBin(Metabin* metabin, uint32_t metabin_id,
   try {
     bin.reset(new Bin);
     if (slack_capacity != 0) slack.reset(new uint8_t[slack_capacity]);
-    if (index >= table_size) segments_.resize(index + 1, nullptr);
+    if (index >= table_size) {
+      segments_.resize(index + 1, nullptr);
+      bin_table_.resize(index + 1, nullptr);
+    }
     bin->segment = cache_->Acquire(id_, segment_size());
   } catch (const std::bad_alloc&) {
     segments_.resize(table_size);
+    bin_table_.resize(table_size);
     if (metabin->live_bins == 0) ReleaseMetabin(metabin_id);
     throw;
   }
@@ -303,30 +299,35 @@ Bin* Superbin::CreateBin(Metabin* metabin, uint32_t metabin_id,
     bin->reserved = 1;
   }
   segments_[index] = bin->segment;
-  metabin->bins[bin_id] = bin.release();
+  bin_table_[index] = bin.release();
   ++metabin->live_bins;
   ++bins_;
-  return metabin->bins[bin_id];
+  return bin_table_[index];
 }
 
 void Superbin::ReleaseBin(Metabin* metabin, uint32_t metabin_id,
                           uint32_t bin_id) {
-  Bin* bin = metabin->bins[bin_id];
+  const size_t index = size_t{metabin_id} * kBinsPerMetabin + bin_id;
+  Bin* bin = bin_table_[index];
   // Its frees skipped ReturnFreePages: one call for the whole segment.
   if (bin->evacuating != 0) ReturnPages(bin->segment, segment_size());
   cache_->Release(id_, bin->segment, segment_size());
   slack_bytes_ -= bin->slack_capacity;
   delete[] bin->slack;
   delete bin;
-  metabin->bins[bin_id] = nullptr;
-  segments_[size_t{metabin_id} * kBinsPerMetabin + bin_id] = nullptr;
+  bin_table_[index] = nullptr;
+  segments_[index] = nullptr;
   // The table ends at the highest bin that exists, and gives its memory
   // back as it shrinks, so that a store emptied out holds what a new one
   // does.
   while (!segments_.empty() && segments_.back() == nullptr) {
     segments_.pop_back();
+    bin_table_.pop_back();
   }
-  if (segments_.size() * 2 <= segments_.capacity()) segments_.shrink_to_fit();
+  if (segments_.size() * 2 <= segments_.capacity()) {
+    segments_.shrink_to_fit();
+    bin_table_.shrink_to_fit();
+  }
   --bins_;
   if (--metabin->live_bins == 0) ReleaseMetabin(metabin_id);
 }
@@ -381,17 +382,21 @@ std::string Superbin::Check() const {
   const std::string where = absl::StrCat("superbin ", id_, ": ");
   uint64_t in_use = 0, bins = 0, metabins = 0, evacuating = 0;
   uint64_t slack_bytes = 0;
-  // Every bin slot, and every table entry past them, against the table.
-  const size_t slots =
-      std::max(segments_.size(), metabins_.size() * kBinsPerMetabin);
-  for (size_t index = 0; index < slots; ++index) {
+  // The two tables against each other and against the metabins.
+  if (bin_table_.size() != segments_.size()) {
+    return absl::StrCat(where, "bin and segment tables differ in size");
+  }
+  if (!bin_table_.empty() && bin_table_.back() == nullptr) {
+    return absl::StrCat(where, "bin table has a null tail");
+  }
+  for (size_t index = 0; index < bin_table_.size(); ++index) {
+    const Bin* bin = bin_table_[index];
     const size_t metabin_id = index / kBinsPerMetabin;
-    const Metabin* metabin =
-        metabin_id < metabins_.size() ? metabins_[metabin_id] : nullptr;
-    const Bin* bin =
-        metabin == nullptr ? nullptr : metabin->bins[index % kBinsPerMetabin];
-    const char* entry = index < segments_.size() ? segments_[index] : nullptr;
-    if (entry != (bin == nullptr ? nullptr : bin->segment)) {
+    if (bin != nullptr &&
+        (metabin_id >= metabins_.size() || metabins_[metabin_id] == nullptr)) {
+      return absl::StrCat(where, "bin ", index, " outside a metabin");
+    }
+    if (segments_[index] != (bin == nullptr ? nullptr : bin->segment)) {
       return absl::StrCat(where, "segment table wrong at bin ", index);
     }
   }
@@ -401,7 +406,7 @@ std::string Superbin::Check() const {
     ++metabins;
     uint32_t live_bins = 0;
     for (uint32_t bin_id = 0; bin_id < kBinsPerMetabin; ++bin_id) {
-      const Bin* bin = metabin->bins[bin_id];
+      const Bin* bin = BinAt(metabin_id, bin_id);
       const bool not_full = TestBit(metabin->not_full, bin_id);
       if (bin == nullptr) {
         if (!not_full) return absl::StrCat(where, "absent bin marked full");
@@ -462,10 +467,7 @@ std::string Superbin::Check() const {
                         evacuating_.size(), " listed");
   }
   for (const BinRef& ref : evacuating_) {
-    const Bin* bin = ref.metabin_id < metabins_.size() &&
-                             metabins_[ref.metabin_id] != nullptr
-                         ? metabins_[ref.metabin_id]->bins[ref.bin_id]
-                         : nullptr;
+    const Bin* bin = BinAt(ref.metabin_id, ref.bin_id);
     if (bin == nullptr || bin->evacuating == 0) {
       return absl::StrCat(where, "listed evacuating bin absent or unmarked");
     }

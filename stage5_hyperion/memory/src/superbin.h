@@ -4,7 +4,8 @@
 //   Superbin   up to 2^14 metabins, a table of pointers to them, and a
 //              sorted list of up to 16 ids of metabins that are not full
 //   Metabin    256 bins, a 256-bit map of bins that are not full (a bin not
-//              yet created counts as not full)
+//              yet created counts as not full); the bins' descriptors are
+//              in one table per superbin
 //   Bin        one mmap'd segment of 4,096 chunks and a 4,096-bit free map
 //
 // Allocation takes the lowest metabin of the list, the lowest not-full bin
@@ -83,7 +84,6 @@ struct Metabin {
   static constexpr size_t kWords = kBinsPerMetabin / 64;
 
   uint64_t not_full[kWords];  // bit set = bin absent or has a free chunk
-  Bin* bins[kBinsPerMetabin];
   uint16_t live_bins;
 };
 
@@ -174,6 +174,12 @@ class Superbin {
   std::string Check() const;
 
  private:
+  // The descriptor of bin `bin_id` of metabin `metabin_id`; nullptr if
+  // that bin is absent.
+  Bin* BinAt(uint32_t metabin_id, uint32_t bin_id) const {
+    const size_t index = size_t{metabin_id} * kBinsPerMetabin + bin_id;
+    return index < bin_table_.size() ? bin_table_[index] : nullptr;
+  }
   // The id of a not-full metabin, created if needed.
   uint32_t NotFullMetabin();
   // Both throw std::bad_alloc and change nothing if memory runs out;
@@ -212,6 +218,11 @@ class Superbin {
   // absent bins, up to the highest bin created: resolving a pointer reads
   // this entry and no descriptor (a descriptor is a cache miss of its own).
   std::vector<char*> segments_;
+  // Each bin's descriptor, indexed and sized as segments_. One table for
+  // the superbin rather than 256 pointers in every metabin: a metabin with
+  // one bin, as most are in an arena of hyperion:arenas=N, would carry
+  // 2 KiB of null pointers.
+  std::vector<Bin*> bin_table_;
   uint16_t list_[kListCapacity] = {};
   size_t list_size_ = 0;
   uint64_t chunks_in_use_ = 0;
