@@ -45,12 +45,29 @@ class alignas(64) Arena {
   }
 
   // The trie without the lock, for debugging views while no thread writes
-  // (HyperionArenaStore::arena).
+  // (HyperionArenaStore::arena), and for the holder of a Hold.
   const HyperionStore& UnlockedTrie() const { return *trie_; }
+
+  // Holds the arena's lock alone for a scope, for a change spanning
+  // arenas (a balanced store's repartition holds every arena's).
+  class Hold {
+   public:
+    explicit Hold(Arena* arena) : lock_(&arena->lock_) {}
+
+   private:
+    WriteLock lock_;
+  };
+  // Replaces the trie by `trie` and returns the old one. Only while the
+  // caller's Hold of this arena lives.
+  std::unique_ptr<HyperionStore> SwapTrie(
+      const Hold&, std::unique_ptr<HyperionStore> trie) noexcept {
+    trie_.swap(trie);
+    return trie;
+  }
 
  private:
   mutable ArenaLock lock_;
-  const std::unique_ptr<HyperionStore> trie_;
+  std::unique_ptr<HyperionStore> trie_;
 };
 
 }  // namespace kvlab::stage5

@@ -25,6 +25,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "arena.h"
+#include "arena_export.h"
+#include "balanced_arena_store.h"
 #include "scan_batch.h"
 
 namespace kvlab::stage5 {
@@ -41,6 +43,10 @@ absl::StatusOr<ArenaOptions> ArenaOptions::FromStoreOptions(
   o.lock = *lock == "spin" ? Lock::kSpin
            : *lock == "rw" ? Lock::kRw
                            : Lock::kMutex;
+  absl::StatusOr<std::string> partition =
+      options.GetChoice("partition", "byte", {"byte", "balanced"});
+  if (!partition.ok()) return partition.status();
+  o.partition = *partition == "byte" ? Partition::kByte : Partition::kBalanced;
   return o;
 }
 
@@ -88,6 +94,7 @@ class ArenaStore final : public HyperionArenaStore {
   const HyperionStore& arena(size_t i) const override {
     return arenas_[i]->UnlockedTrie();
   }
+  uint64_t repartitions() const override { return 0; }
 
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;
@@ -304,50 +311,16 @@ absl::Status ArenaStore::CheckInvariants() const {
 
 absl::Status ArenaStore::ExportStructure(const StructureOptions& options,
                                          StructureGraph* graph) const {
-  if (options.has_from_key) {
-    return absl::InvalidArgumentError(
-        "hyperion with arenas exports from its roots only");
-  }
-  graph->summary.push_back({"arenas", absl::StrCat(arena_count_)});
-  for (size_t i = 0; i < arena_count_; ++i) {
-    StructureGraph part;
-    absl::Status status = arenas_[i]->Read([&](const HyperionStore& trie) {
-      return trie.ExportStructure(options, &part);
-    });
-    if (!status.ok()) return status;
-    // Each arena a cluster of its own; ids get the arena's prefix, so they
-    // stay unique and stable from one export to the next.
-    const std::string prefix = absl::StrCat("arena", i, "/");
-    const std::string cluster = absl::StrCat("arena", i);
-    graph->kind = part.kind;
-    graph->clusters.push_back({cluster, absl::StrCat("arena ", i), ""});
-    for (StructureCluster& c : part.clusters) {
-      c.id = prefix + c.id;
-      c.parent = c.parent.empty() ? cluster : prefix + c.parent;
-      graph->clusters.push_back(std::move(c));
-    }
-    for (StructureNode& n : part.nodes) {
-      n.id = prefix + n.id;
-      n.cluster = n.cluster.empty() ? cluster : prefix + n.cluster;
-      graph->nodes.push_back(std::move(n));
-    }
-    for (StructureEdge& e : part.edges) {
-      e.from = prefix + e.from;
-      e.to = prefix + e.to;
-      graph->edges.push_back(std::move(e));
-    }
-    for (StructureField& f : part.summary) {
-      graph->summary.push_back({absl::StrCat(cluster, " ", f.name), f.value});
-    }
-    graph->nodes_omitted += part.nodes_omitted;
-  }
-  return absl::OkStatus();
+  return ExportArenas(arenas_, options, graph);
 }
 
 }  // namespace
 
 std::unique_ptr<HyperionArenaStore> NewHyperionArenaStore(
     const HyperionOptions& options, const ArenaOptions& arena_options) {
+  if (arena_options.partition == ArenaOptions::Partition::kBalanced) {
+    return NewBalancedArenaStore(options, arena_options);
+  }
   return std::make_unique<ArenaStore>(options, arena_options);
 }
 
