@@ -70,7 +70,9 @@ void RegisterStage5Stores(StoreRegistry* registry) {
                "not thread-safe)"},
               {"lock",
                "with arenas: each arena's lock, spin (the paper's, default), "
-               "rw (reader-writer) or mutex"},
+               "rw (reader-writer), mutex, or leftright (two copies per "
+               "arena: reads never wait, writes apply twice, twice the "
+               "memory)"},
               {"partition",
                "with arenas: byte (the paper's, default: first byte b to "
                "arena b mod N) or balanced (contiguous key ranges split at "

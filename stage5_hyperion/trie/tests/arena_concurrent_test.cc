@@ -264,15 +264,19 @@ TEST_P(ArenaConcurrentTest, ReadersSeeOnlyAcknowledgedStates) {
 
 INSTANTIATE_TEST_SUITE_P(
     Arenas, ArenaConcurrentTest,
-    ::testing::Values("hyperion:arenas=1", "hyperion:arenas=2",
-                      "hyperion:arenas=3:lock=rw",
-                      "hyperion:arenas=3:lock=mutex",
-                      "hyperion:arenas=16:lock=rw:embed=16:split_above=64",
-                      "hyperion:arenas=256", "hyperion:arenas=256:lock=rw",
-                      "hyperion:arenas=2:partition=balanced",
-                      "hyperion:arenas=16:partition=balanced:lock=rw",
-                      "hyperion:arenas=3:partition=balanced:lock=mutex:"
-                      "embed=16:split_above=64"),
+    ::testing::Values(
+        "hyperion:arenas=1", "hyperion:arenas=2", "hyperion:arenas=3:lock=rw",
+        "hyperion:arenas=3:lock=mutex",
+        "hyperion:arenas=16:lock=rw:embed=16:split_above=64",
+        "hyperion:arenas=256", "hyperion:arenas=256:lock=rw",
+        "hyperion:arenas=2:partition=balanced",
+        "hyperion:arenas=16:partition=balanced:lock=rw",
+        "hyperion:arenas=3:partition=balanced:lock=mutex:"
+        "embed=16:split_above=64",
+        "hyperion:arenas=1:lock=leftright", "hyperion:arenas=2:lock=leftright",
+        "hyperion:arenas=3:lock=leftright",
+        "hyperion:arenas=16:lock=leftright:embed=16:split_above=64",
+        "hyperion:arenas=256:lock=leftright"),
     [](const ::testing::TestParamInfo<std::string>& info) {
       std::string name = info.param;
       for (char& c : name) {

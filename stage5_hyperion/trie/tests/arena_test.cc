@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -39,7 +40,8 @@ TEST(HyperionArenas, Options) {
        {"hyperion:arenas=1", "hyperion:arenas=256", "hyperion:arenas=3:lock=rw",
         "hyperion:arenas=2:lock=mutex:embed=16",
         "hyperion:arenas=4:partition=byte",
-        "hyperion:arenas=4:partition=balanced:lock=mutex"}) {
+        "hyperion:arenas=4:partition=balanced:lock=mutex",
+        "hyperion:arenas=5:lock=leftright"}) {
     absl::StatusOr<std::unique_ptr<KVStore>> made = registry.Make(spec);
     ASSERT_TRUE(made.ok()) << spec;
     EXPECT_TRUE((*made)->IsThreadSafe()) << spec;
@@ -53,7 +55,10 @@ TEST(HyperionArenas, Options) {
        {"hyperion:arenas=0", "hyperion:arenas=257", "hyperion:arenas=x",
         "hyperion:arenas=2:lock=ticket", "hyperion:lock=rw",
         "hyperion:arenas=2:embed=8", "hyperion:partition=balanced",
-        "hyperion:arenas=2:partition=range"}) {
+        "hyperion:arenas=2:partition=range",
+        // Balanced routing is checked under a lock left-right readers do
+        // not take.
+        "hyperion:arenas=2:partition=balanced:lock=leftright"}) {
     EXPECT_FALSE(registry.Make(spec).ok()) << spec;
   }
 }
@@ -72,10 +77,17 @@ Oracle KeysOfEveryFirstByte() {
 }
 
 TEST(HyperionArenas, KeysLiveInTheArenaOfTheirFirstByte) {
-  for (uint32_t n : {1u, 2u, 3u, 16u, 256u}) {
-    SCOPED_TRACE(n);
+  for (const auto& [n, lock] : {std::pair{1u, ArenaOptions::Lock::kSpin},
+                                {2u, ArenaOptions::Lock::kSpin},
+                                {3u, ArenaOptions::Lock::kSpin},
+                                {16u, ArenaOptions::Lock::kSpin},
+                                {256u, ArenaOptions::Lock::kSpin},
+                                {1u, ArenaOptions::Lock::kLeftRight},
+                                {3u, ArenaOptions::Lock::kLeftRight},
+                                {256u, ArenaOptions::Lock::kLeftRight}}) {
+    SCOPED_TRACE(absl::StrCat(n, " arenas, lock ", int(lock)));
     std::unique_ptr<HyperionArenaStore> store =
-        NewHyperionArenaStore({}, {.arenas = n});
+        NewHyperionArenaStore({}, {.arenas = n, .lock = lock});
     ASSERT_EQ(store->arena_count(), n);
     const Oracle keys = KeysOfEveryFirstByte();
     for (const auto& [k, v] : keys) ASSERT_TRUE(store->Put(k, v).ok());
@@ -95,6 +107,10 @@ TEST(HyperionArenas, KeysLiveInTheArenaOfTheirFirstByte) {
     }
     EXPECT_EQ(total, keys.size());
     EXPECT_GT(*store->MemoryUsage(), memory);
+    // Both copies counted: arena(a) is the one readers use.
+    if (lock == ArenaOptions::Lock::kLeftRight) {
+      EXPECT_GT(*store->MemoryUsage(), 2 * memory);
+    }
     // GetNth across the arenas is the sorted order.
     uint64_t i = 0;
     for (const auto& [k, v] : keys) {
@@ -168,7 +184,8 @@ TEST(HyperionArenas, SingleThreadedDifferential) {
         "hyperion:arenas=16:split_above=64:embed=16",
         "hyperion:arenas=256:lock=mutex",
         "hyperion:arenas=2:partition=balanced",
-        "hyperion:arenas=16:partition=balanced:split_above=64:embed=16"}) {
+        "hyperion:arenas=16:partition=balanced:split_above=64:embed=16",
+        "hyperion:arenas=3:lock=leftright:embed=16"}) {
     SCOPED_TRACE(spec);
     std::unique_ptr<KVStore> store = Make(spec);
     ASSERT_NE(store, nullptr);

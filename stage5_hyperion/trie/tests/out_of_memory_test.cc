@@ -261,6 +261,40 @@ TEST(HyperionOutOfMemory, PreprocessedBusyStoreEachAllocationFailingOnce) {
       BusyOptions());
 }
 
+// Arenas under lock=leftright: a write whose second copy finds no memory
+// has succeeded (readers see the first copy), and the arena's next write
+// replays it onto that copy before changing it, or fails having changed
+// nothing. Two arenas, so that a change left pending in one waits while
+// the other is written.
+std::unique_ptr<KVStore> LeftRightArenas() {
+  return NewHyperionArenaStore(
+      HyperionOptions{.inline_value = 16,
+                      .embed_limit = 16,
+                      .jump_table = 1,
+                      .jump_table_min = 0,
+                      .split_above = 256},
+      {.arenas = 2, .lock = ArenaOptions::Lock::kLeftRight});
+}
+
+// Fewer operations than BusyOptions: every write allocates twice as often.
+kvlab::testing::AllocationFailureOptions LeftRightOptions() {
+  kvlab::testing::AllocationFailureOptions options = BusyOptions();
+  options.operations = 80;
+  options.preload = 80;
+  return options;
+}
+
+TEST(HyperionOutOfMemory, LeftRightArenasEachAllocationFailingOnce) {
+  kvlab::testing::RunAllocationFailureSweep(LeftRightArenas,
+                                            LeftRightOptions());
+}
+
+TEST(HyperionOutOfMemory, LeftRightArenasMemoryGoneForGood) {
+  kvlab::testing::AllocationFailureOptions options = LeftRightOptions();
+  options.persistent = true;
+  kvlab::testing::RunAllocationFailureSweep(LeftRightArenas, options);
+}
+
 // Arenas over contiguous ranges: a store that grows from a few keys
 // repartitions several times during the sweep, and a failed allocation
 // inside a repartition must leave the store as it was.

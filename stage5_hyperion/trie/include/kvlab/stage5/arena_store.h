@@ -38,7 +38,9 @@
 //   - Size is the sum of the first bytes' counts, each read at some
 //     moment during the call; exact without concurrent writes.
 //   - MemoryUsage, CheckInvariants and ExportStructure look at one arena
-//     at a time under its lock. ExportStructure draws each arena as a
+//     at a time under its lock (under leftright, MemoryUsage and
+//     CheckInvariants take its writers' lock and count or check both
+//     copies). ExportStructure draws each arena as a
 //     cluster, its options' limits applying to each arena alone.
 // With balanced, "first byte" above reads "arena": GetNth's counts are all
 // of one routing table, and a reader that finds the table changed under it
@@ -49,7 +51,10 @@
 // Out of memory: as hyperion, per arena (an arena's failed write leaves the
 // store exactly as it was). A repartition that finds no memory does not
 // happen: the store stays as it was, and the Put that set it off keeps its
-// own outcome.
+// own outcome. Under leftright a write that finds no memory for its second
+// copy still succeeds (readers already see the first); the arena's next
+// write replays it onto that copy first, and fails, changing nothing, if
+// the replay finds no memory either.
 
 #ifndef KVLAB_STAGE5_ARENA_STORE_H_
 #define KVLAB_STAGE5_ARENA_STORE_H_
@@ -71,16 +76,21 @@ struct ArenaOptions {
   uint32_t arenas = 1;
   // The lock of each arena (kvlab's src/arena_lock.h): kSpin, the paper's
   // spin lock, taken exclusively by readers too; kRw, a reader-writer lock
-  // (std::shared_mutex); kMutex, std::mutex.
-  enum class Lock { kSpin, kRw, kMutex };
+  // (std::shared_mutex); kMutex, std::mutex; kLeftRight, two copies of the
+  // arena kept by the left-right technique (src/left_right.h): readers
+  // never wait, writers (serialised by a std::mutex) change both copies,
+  // and the arena takes twice the memory.
+  enum class Lock { kSpin, kRw, kMutex, kLeftRight };
   Lock lock = Lock::kSpin;
   // Which keys each arena holds (the file comment): kByte, by first byte;
   // kBalanced, contiguous ranges chosen from the stored keys.
   enum class Partition { kByte, kBalanced };
   Partition partition = Partition::kByte;
 
-  // From spec options "arenas", "lock" (spin|rw|mutex) and "partition"
-  // (byte|balanced); InvalidArgument on a bad value.
+  // From spec options "arenas", "lock" (spin|rw|mutex|leftright) and
+  // "partition" (byte|balanced); InvalidArgument on a bad value, or on
+  // leftright with balanced (a balanced store checks its routing under the
+  // arena's lock, which left-right readers do not take).
   static absl::StatusOr<ArenaOptions> FromStoreOptions(
       const StoreOptions& options);
 };
