@@ -178,6 +178,9 @@ const Bin* Superbin::BinOf(HyperionPointer hp) const {
 
 CompactionStats MemoryManager::BeginCompaction(const CompactionPolicy& policy) {
   assert(!compacting_);
+  // Before planning, which may grow the target bins' slack arrays: that
+  // growth is part of what the compaction costs.
+  const uint64_t footprint_before = Stats().FootprintBytes();
   // Every superbin's plan before the first move: planning may run out of
   // memory, moving never does, so a failure leaves nothing moved.
   std::array<size_t, kSuperbins> planned = {};
@@ -195,7 +198,7 @@ CompactionStats MemoryManager::BeginCompaction(const CompactionPolicy& policy) {
   }
   compacting_ = true;
   release_cache_ = policy.release_cache;
-  footprint_before_ = Stats().FootprintBytes();
+  footprint_before_ = footprint_before;
   compaction_ = CompactionStats();
   for (uint32_t i = 1; i < kSuperbins; ++i) {
     const size_t bins = planned[i];

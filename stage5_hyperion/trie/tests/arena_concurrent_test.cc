@@ -276,7 +276,12 @@ INSTANTIATE_TEST_SUITE_P(
         "hyperion:arenas=1:lock=leftright", "hyperion:arenas=2:lock=leftright",
         "hyperion:arenas=3:lock=leftright",
         "hyperion:arenas=16:lock=leftright:embed=16:split_above=64",
-        "hyperion:arenas=256:lock=leftright"),
+        "hyperion:arenas=256:lock=leftright",
+        // Pre-processing composed with each way of sharing: every arena
+        // stores images, and every answer must still be the caller's key.
+        "hyperion:arenas=3:preprocess=1",
+        "hyperion:arenas=4:partition=balanced:preprocess=1",
+        "hyperion:arenas=2:lock=leftright:preprocess=1"),
     [](const ::testing::TestParamInfo<std::string>& info) {
       std::string name = info.param;
       for (char& c : name) {
