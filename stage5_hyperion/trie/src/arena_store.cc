@@ -24,7 +24,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "arena_lock.h"
+#include "arena.h"
+#include "scan_batch.h"
 
 namespace kvlab::stage5 {
 
@@ -56,35 +57,6 @@ size_t SlotOf(std::string_view key) {
 // The smallest key of slot `s` (> 0).
 std::string SlotStart(size_t s) { return std::string(1, char(s - 1)); }
 
-// Pairs copied out of an arena under its lock, for Scan to hand to its
-// visitor after the lock is released: all keys and values back to back in
-// one string, and where each pair ends.
-class ScanBatch {
- public:
-  void Clear() {
-    bytes_.clear();
-    ends_.clear();
-  }
-  void Add(std::string_view key, std::string_view value) {
-    bytes_.append(key);
-    bytes_.append(value);
-    ends_.push_back({bytes_.size() - value.size(), bytes_.size()});
-  }
-  size_t size() const { return ends_.size(); }
-  std::string_view key(size_t i) const {
-    const size_t begin = i == 0 ? 0 : ends_[i - 1].second;
-    return std::string_view(bytes_).substr(begin, ends_[i].first - begin);
-  }
-  std::string_view value(size_t i) const {
-    return std::string_view(bytes_).substr(ends_[i].first,
-                                           ends_[i].second - ends_[i].first);
-  }
-
- private:
-  std::string bytes_;
-  std::vector<std::pair<size_t, size_t>> ends_;  // key end, value end
-};
-
 class ArenaStore final : public HyperionArenaStore {
  public:
   ArenaStore(const HyperionOptions& options, const ArenaOptions& arena_options)
@@ -114,28 +86,19 @@ class ArenaStore final : public HyperionArenaStore {
 
   size_t arena_count() const override { return arena_count_; }
   const HyperionStore& arena(size_t i) const override {
-    return *arenas_[i]->trie;
+    return arenas_[i]->UnlockedTrie();
   }
 
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;
   bool GetImpl(std::string_view key, std::string* value) const override {
-    Arena& a = ArenaOfSlot(SlotOf(key));
-    ReadLock lock(&a.lock);
-    return a.trie->Get(key, value);
+    return ArenaOfSlot(SlotOf(key)).Read([&](const HyperionStore& trie) {
+      return trie.Get(key, value);
+    });
   }
   bool DeleteImpl(std::string_view key) override;
 
  private:
-  // Its own cache lines, so that threads locking neighbouring arenas do not
-  // take the line from each other.
-  struct alignas(64) Arena {
-    Arena(ArenaOptions::Lock kind, const HyperionOptions& options)
-        : lock(kind), trie(NewHyperionStore(options)) {}
-    ArenaLock lock;
-    const std::unique_ptr<HyperionStore> trie;
-  };
-
   Arena& ArenaOfSlot(size_t s) const {
     return *arenas_[s == 0 ? 0 : (s - 1) % arena_count_];
   }
@@ -169,11 +132,13 @@ class ArenaStore final : public HyperionArenaStore {
     }
     return false;
   }
-  // Scans slot s's keys from `bound` (or from its first if `bound` is
-  // empty) into `batch`, at most kScanBatch of them, skipping `bound`
-  // itself if `after`. Returns true if the slot may hold more.
-  bool FillBatch(size_t s, std::string_view bound, bool after,
-                 ScanBatch* batch) const;
+  // Scans slot s's keys in `trie` from `bound` (or from its first if
+  // `bound` is empty) into `batch`, at most kScanBatch of them, skipping
+  // `bound` itself if `after`. Returns true if the slot may hold more.
+  static bool FillBatch(const HyperionStore& trie, size_t s,
+                        std::string_view bound, bool after, ScanBatch* batch);
+  // CheckInvariants of arena i, whose trie is `trie`, under its lock.
+  absl::Status CheckArena(size_t i, const HyperionStore& trie) const;
 
   const size_t arena_count_;
   std::vector<std::unique_ptr<Arena>> arenas_;
@@ -182,26 +147,28 @@ class ArenaStore final : public HyperionArenaStore {
 
 bool ArenaStore::PutImpl(std::string_view key, std::string_view value) {
   const size_t s = SlotOf(key);
-  Arena& a = ArenaOfSlot(s);
-  WriteLock lock(&a.lock);
-  absl::StatusOr<bool> replaced = a.trie->Put(key, value);
+  const absl::StatusOr<bool> replaced =
+      ArenaOfSlot(s).Write([&](HyperionStore& trie) {
+        absl::StatusOr<bool> r = trie.Put(key, value);
+        if (r.ok() && !*r) AddToCount(s, 1);
+        return r;
+      });
   if (!replaced.ok()) {
     // The trie is as it was; the only failure a valid pair meets there is
     // a failed allocation, which KVStore::Put reports.
     if (absl::IsResourceExhausted(replaced.status())) throw std::bad_alloc();
     throw WriteError(replaced.status());
   }
-  if (!*replaced) AddToCount(s, 1);
   return *replaced;
 }
 
 bool ArenaStore::DeleteImpl(std::string_view key) {
   const size_t s = SlotOf(key);
-  Arena& a = ArenaOfSlot(s);
-  WriteLock lock(&a.lock);
-  if (!a.trie->Delete(key)) return false;
-  AddToCount(s, -1);
-  return true;
+  return ArenaOfSlot(s).Write([&](HyperionStore& trie) {
+    if (!trie.Delete(key)) return false;
+    AddToCount(s, -1);
+    return true;
+  });
 }
 
 bool ArenaStore::GetNth(uint64_t n, std::string* key,
@@ -210,14 +177,16 @@ bool ArenaStore::GetNth(uint64_t n, std::string* key,
     size_t s;
     uint64_t rest;
     if (!FindSlot(n, &s, &rest)) return false;
-    Arena& a = ArenaOfSlot(s);
-    ReadLock lock(&a.lock);
     // A writer may have shrunk the slot since FindSlot read its count: then
     // look again. Each retry follows a completed delete in that slot.
-    if (rest >= Count(s)) continue;
-    const bool found = a.trie->GetNth(LocalRank(s, rest), key, value);
-    assert(found);
-    return found;
+    enum Outcome { kFound, kMissing, kShrunk };
+    const Outcome outcome = ArenaOfSlot(s).Read([&](const HyperionStore& trie) {
+      if (rest >= Count(s)) return kShrunk;
+      return trie.GetNth(LocalRank(s, rest), key, value) ? kFound : kMissing;
+    });
+    if (outcome == kShrunk) continue;
+    assert(outcome == kFound);
+    return outcome == kFound;
   }
 }
 
@@ -226,22 +195,24 @@ bool ArenaStore::DeleteNth(uint64_t n) {
     size_t s;
     uint64_t rest;
     if (!FindSlot(n, &s, &rest)) return false;
-    Arena& a = ArenaOfSlot(s);
-    WriteLock lock(&a.lock);
-    if (rest >= Count(s)) continue;  // as in GetNth
-    const bool deleted = a.trie->DeleteNth(LocalRank(s, rest));
-    assert(deleted);
-    if (deleted) AddToCount(s, -1);
-    return deleted;
+    enum Outcome { kDeleted, kMissing, kShrunk };
+    const Outcome outcome = ArenaOfSlot(s).Write([&](HyperionStore& trie) {
+      if (rest >= Count(s)) return kShrunk;  // as in GetNth
+      if (!trie.DeleteNth(LocalRank(s, rest))) return kMissing;
+      AddToCount(s, -1);
+      return kDeleted;
+    });
+    if (outcome == kShrunk) continue;
+    assert(outcome == kDeleted);
+    return outcome == kDeleted;
   }
 }
 
-bool ArenaStore::FillBatch(size_t s, std::string_view bound, bool after,
-                           ScanBatch* batch) const {
-  Arena& a = ArenaOfSlot(s);
-  ReadLock lock(&a.lock);
+bool ArenaStore::FillBatch(const HyperionStore& trie, size_t s,
+                           std::string_view bound, bool after,
+                           ScanBatch* batch) {
   bool more = false;
-  a.trie->Scan(bound, [&](std::string_view k, std::string_view v) {
+  trie.Scan(bound, [&](std::string_view k, std::string_view v) {
     if (SlotOf(k) != s) return false;
     if (after && k == bound) return true;
     batch->Add(k, v);
@@ -262,7 +233,9 @@ uint64_t ArenaStore::Scan(std::string_view start, ScanVisitor visitor) const {
     bool after = false;
     for (;;) {
       batch.Clear();
-      const bool more = FillBatch(s, bound, after, &batch);
+      const bool more = ArenaOfSlot(s).Read([&](const HyperionStore& trie) {
+        return FillBatch(trie, s, bound, after, &batch);
+      });
       for (size_t i = 0; i < batch.size(); ++i) {
         ++visited;
         if (!visitor(batch.key(i), batch.value(i))) return visited;
@@ -280,44 +253,51 @@ uint64_t ArenaStore::Scan(std::string_view start, ScanVisitor visitor) const {
 std::optional<size_t> ArenaStore::MemoryUsage() const {
   size_t bytes = sizeof(*this) + arenas_.capacity() * sizeof(arenas_[0]);
   for (const auto& a : arenas_) {
-    ReadLock lock(&a->lock);
-    bytes += sizeof(Arena) + a->trie->MemoryUsage().value_or(0);
+    bytes += sizeof(Arena) + a->Read([](const HyperionStore& trie) {
+      return trie.MemoryUsage().value_or(0);
+    });
   }
   return bytes;
 }
 
+absl::Status ArenaStore::CheckArena(size_t i, const HyperionStore& trie) const {
+  absl::Status status = trie.CheckInvariants();
+  if (!status.ok()) {
+    return absl::InternalError(
+        absl::StrCat("arena ", i, ": ", status.message()));
+  }
+  const Arena* const a = arenas_[i].get();
+  std::array<uint64_t, kSlots> seen{};
+  std::string misplaced;
+  trie.Scan("", [&](std::string_view k, std::string_view) {
+    const size_t s = SlotOf(k);
+    if (&ArenaOfSlot(s) != a) {
+      misplaced = k;
+      return false;
+    }
+    ++seen[s];
+    return true;
+  });
+  if (!misplaced.empty()) {
+    return absl::InternalError(absl::StrCat(
+        "arena ", i, " holds key \"", PrintablePrefix(misplaced, 32),
+        "\" of arena ", (uint8_t(misplaced[0]) % arena_count_)));
+  }
+  for (size_t s = 0; s < kSlots; ++s) {
+    if (&ArenaOfSlot(s) == a && seen[s] != Count(s)) {
+      return absl::InternalError(absl::StrCat("arena ", i, " holds ", seen[s],
+                                              " keys of slot ", s, ", counted ",
+                                              Count(s)));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ArenaStore::CheckInvariants() const {
   for (size_t i = 0; i < arena_count_; ++i) {
-    Arena& a = *arenas_[i];
-    ReadLock lock(&a.lock);
-    absl::Status status = a.trie->CheckInvariants();
-    if (!status.ok()) {
-      return absl::InternalError(
-          absl::StrCat("arena ", i, ": ", status.message()));
-    }
-    std::array<uint64_t, kSlots> seen{};
-    std::string misplaced;
-    a.trie->Scan("", [&](std::string_view k, std::string_view) {
-      const size_t s = SlotOf(k);
-      if (&ArenaOfSlot(s) != &a) {
-        misplaced = k;
-        return false;
-      }
-      ++seen[s];
-      return true;
-    });
-    if (!misplaced.empty()) {
-      return absl::InternalError(absl::StrCat(
-          "arena ", i, " holds key \"", PrintablePrefix(misplaced, 32),
-          "\" of arena ", (uint8_t(misplaced[0]) % arena_count_)));
-    }
-    for (size_t s = 0; s < kSlots; ++s) {
-      if (&ArenaOfSlot(s) == &a && seen[s] != Count(s)) {
-        return absl::InternalError(absl::StrCat("arena ", i, " holds ", seen[s],
-                                                " keys of slot ", s,
-                                                ", counted ", Count(s)));
-      }
-    }
+    absl::Status status = arenas_[i]->Read(
+        [&](const HyperionStore& trie) { return CheckArena(i, trie); });
+    if (!status.ok()) return status;
   }
   return absl::OkStatus();
 }
@@ -331,12 +311,10 @@ absl::Status ArenaStore::ExportStructure(const StructureOptions& options,
   graph->summary.push_back({"arenas", absl::StrCat(arena_count_)});
   for (size_t i = 0; i < arena_count_; ++i) {
     StructureGraph part;
-    {
-      Arena& a = *arenas_[i];
-      ReadLock lock(&a.lock);
-      absl::Status status = a.trie->ExportStructure(options, &part);
-      if (!status.ok()) return status;
-    }
+    absl::Status status = arenas_[i]->Read([&](const HyperionStore& trie) {
+      return trie.ExportStructure(options, &part);
+    });
+    if (!status.ok()) return status;
     // Each arena a cluster of its own; ids get the arena's prefix, so they
     // stay unique and stable from one export to the next.
     const std::string prefix = absl::StrCat("arena", i, "/");
