@@ -10,7 +10,9 @@
 // and "cores" (the process's CPU time per second of wall time: on a shared
 // machine T threads may get far less than T cores), then the growth of
 // RssAnon over the load per pair and P/M as kvbench computes it ((load
-// ops/s + get ops/s) / RssAnon growth, MOPS per GiB). Runs are interleaved
+// ops/s + get ops/s) / RssAnon growth, MOPS per GiB), and for a store in
+// parts (an arena store) the share of the pairs its fullest part holds, from
+// its export's "arena<i> keys" fields. Runs are interleaved
 // (repeat, data set, store, threads), so a spell of machine load hits every
 // configuration alike; the table gives medians of --repeat runs.
 //
@@ -35,6 +37,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
@@ -65,8 +68,28 @@ double CpuSeconds() {
 // One run's figures; in the child's payload as text, one number per field.
 struct Figures {
   double load_mops = 0, load_cores = 0, get_mops = 0, get_cores = 0;
-  double bytes_per_pair = 0, pm = 0;
+  double bytes_per_pair = 0, pm = 0, fullest = 0;
 };
+constexpr size_t kFields = 7;
+
+// The share of the store's pairs in its fullest arena (the largest
+// "arena<i> keys" summary field of its export); 0 for a store without
+// arenas.
+double FullestArena(const kvlab::KVStore& store) {
+  kvlab::StructureOptions options;
+  options.max_nodes = 1;
+  kvlab::StructureGraph graph;
+  if (!store.ExportStructure(options, &graph).ok()) return 0;
+  uint64_t fullest = 0;
+  for (const kvlab::StructureField& f : graph.summary) {
+    uint64_t keys;
+    if (absl::StartsWith(f.name, "arena") && absl::EndsWith(f.name, " keys") &&
+        absl::SimpleAtoi(f.value, &keys)) {
+      fullest = std::max(fullest, keys);
+    }
+  }
+  return double(fullest) / double(std::max<uint64_t>(store.Size(), 1));
+}
 
 // Runs `body(t)` on T threads at once; returns wall seconds and sets
 // `*cores` to CPU seconds per wall second.
@@ -119,9 +142,10 @@ std::string Run(const std::string& spec, const kvbench::DataSet& data,
   f.get_mops = double(n) / get / 1e6;
   f.bytes_per_pair = double(rss1 - rss0) / double(n);
   f.pm = (f.load_mops + f.get_mops) / (double(rss1 - rss0) / (1 << 30));
-  return absl::StrFormat("%.6f %.6f %.6f %.6f %.6f %.6f", f.load_mops,
+  f.fullest = FullestArena(*store);
+  return absl::StrFormat("%.6f %.6f %.6f %.6f %.6f %.6f %.6f", f.load_mops,
                          f.load_cores, f.get_mops, f.get_cores,
-                         f.bytes_per_pair, f.pm);
+                         f.bytes_per_pair, f.pm, f.fullest);
 }
 
 double Median(std::vector<double> v) {
@@ -187,7 +211,7 @@ int main(int argc, char** argv) {
             if (absl::SimpleAtod(x, &v)) fields.push_back(v);
           }
           if (outcome.kind != kvbench::ChildOutcome::Kind::kExited ||
-              outcome.exit_code != 0 || fields.size() != 6) {
+              outcome.exit_code != 0 || fields.size() != kFields) {
             std::fprintf(stderr, "thread_scaling: %s on %s: %s\n",
                          specs[s].c_str(), sets[d].c_str(),
                          kvbench::DescribeOutcome(outcome).c_str());
@@ -195,21 +219,26 @@ int main(int argc, char** argv) {
             continue;
           }
           auto& runs_here = runs[{d, s, threads}];
-          runs_here.resize(6);
-          for (size_t i = 0; i < 6; ++i) runs_here[i].push_back(fields[i]);
+          runs_here.resize(kFields);
+          for (size_t i = 0; i < kFields; ++i) {
+            runs_here[i].push_back(fields[i]);
+          }
         }
       }
     }
   }
-  std::printf("%-8s %-34s %3s %11s %6s %11s %6s %7s %11s\n", "data", "store",
-              "T", "load Mops/s", "cores", "get Mops/s", "cores", "B/pair",
-              "P/M MOPS/GiB");
+  std::printf("%-8s %-40s %3s %11s %6s %11s %6s %7s %11s %8s\n", "data",
+              "store", "T", "load Mops/s", "cores", "get Mops/s", "cores",
+              "B/pair", "P/M MOPS/GiB", "fullest");
   for (const auto& [where, fields] : runs) {
     const auto& [d, s, threads] = where;
-    std::printf("%-8s %-34s %3d %11.3f %6.2f %11.3f %6.2f %7.1f %11.1f\n",
-                sets[d].c_str(), specs[s].c_str(), threads, Median(fields[0]),
-                Median(fields[1]), Median(fields[2]), Median(fields[3]),
-                Median(fields[4]), Median(fields[5]));
+    const double fullest = Median(fields[6]);
+    std::printf(
+        "%-8s %-40s %3d %11.3f %6.2f %11.3f %6.2f %7.1f %11.1f %8s\n",
+        sets[d].c_str(), specs[s].c_str(), threads, Median(fields[0]),
+        Median(fields[1]), Median(fields[2]), Median(fields[3]),
+        Median(fields[4]), Median(fields[5]),
+        fullest == 0 ? "-" : absl::StrFormat("%.1f%%", 100 * fullest).c_str());
   }
   return status;
 }

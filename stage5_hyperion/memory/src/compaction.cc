@@ -8,8 +8,10 @@
 #include <array>
 #include <cassert>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <tuple>
+#include <vector>
 
 #include "bitmap.h"
 #include "forwarding_record.h"
@@ -33,7 +35,7 @@ size_t Superbin::PlanEvacuation(double max_occupancy, uint32_t min_bins) {
     const Metabin* metabin = metabins_[metabin_id];
     if (metabin == nullptr) continue;
     for (uint32_t bin_id = 0; bin_id < kBinsPerMetabin; ++bin_id) {
-      const Bin* bin = metabin->bins[bin_id];
+      const Bin* bin = BinAt(metabin_id, bin_id);
       if (bin == nullptr) continue;
       candidates.push_back({bin->used, {metabin_id, bin_id}});
       free_chunks += kChunksPerBin - bin->used;
@@ -58,21 +60,49 @@ size_t Superbin::PlanEvacuation(double max_occupancy, uint32_t min_bins) {
     ++count;
   }
   if (count == 0 || count < min_bins) return 0;
-  // The lists' room first: if it cannot be had, no bin is marked yet.
+  // The lists' room and the targets' slack arrays first: if they cannot be
+  // had, no bin is marked yet.
   evacuating_.reserve(count);
   targets_.reserve(candidates.size() - count);
-  for (size_t i = 0; i < count; ++i) {
-    const BinRef ref = candidates[i].ref;
-    metabins_[ref.metabin_id]->bins[ref.bin_id]->evacuating = 1;
-    evacuating_.push_back(ref);
-  }
   for (size_t i = candidates.size(); i-- > count;) {
     if (candidates[i].used < kChunksPerBin)
       targets_.push_back(candidates[i].ref);
   }
+  try {
+    GrowTargetsSlack();
+  } catch (const std::bad_alloc&) {
+    targets_.clear();
+    throw;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const BinRef ref = candidates[i].ref;
+    BinAt(ref.metabin_id, ref.bin_id)->evacuating = 1;
+    evacuating_.push_back(ref);
+  }
   next_target_ = 0;
   return count;
   // handout: end
+}
+
+void Superbin::GrowTargetsSlack() {
+  // Every new array first, then the swaps, which cannot fail.
+  std::vector<std::unique_ptr<uint8_t[]>> grown;
+  grown.reserve(targets_.size());
+  for (const BinRef& ref : targets_) {
+    const Bin* bin = BinAt(ref.metabin_id, ref.bin_id);
+    grown.emplace_back(bin->slack_capacity == kChunksPerBin
+                           ? nullptr
+                           : new uint8_t[kChunksPerBin]);
+  }
+  for (size_t i = 0; i < targets_.size(); ++i) {
+    if (grown[i] == nullptr) continue;
+    Bin* bin = BinAt(targets_[i].metabin_id, targets_[i].bin_id);
+    std::memcpy(grown[i].get(), bin->slack, bin->slack_capacity);
+    delete[] bin->slack;
+    bin->slack = grown[i].release();
+    slack_bytes_ += kChunksPerBin - bin->slack_capacity;
+    bin->slack_capacity = uint16_t(kChunksPerBin);
+  }
 }
 
 ChunkLocation Superbin::TakeForMove() {
@@ -80,7 +110,7 @@ ChunkLocation Superbin::TakeForMove() {
   for (;; ++next_target_) {
     assert(next_target_ < targets_.size());
     const BinRef ref = targets_[next_target_];
-    Bin* bin = metabins_[ref.metabin_id]->bins[ref.bin_id];
+    Bin* bin = BinAt(ref.metabin_id, ref.bin_id);
     if (bin->used == kChunksPerBin) continue;
     const size_t chunk =
         FindFirstSet(bin->free_map, Bin::kWords, bin->first_free_word);
@@ -92,7 +122,7 @@ ChunkLocation Superbin::TakeForMove() {
 
 void Superbin::CancelEvacuation() {
   for (const BinRef& ref : evacuating_) {
-    metabins_[ref.metabin_id]->bins[ref.bin_id]->evacuating = 0;
+    BinAt(ref.metabin_id, ref.bin_id)->evacuating = 0;
   }
   evacuating_.clear();
   EndMoves();
@@ -107,7 +137,7 @@ void Superbin::EndMoves() {
 void Superbin::ForEachEvacuating(
     absl::FunctionRef<void(const ChunkLocation&)> fn) const {
   for (const BinRef& ref : evacuating_) {
-    Bin* bin = metabins_[ref.metabin_id]->bins[ref.bin_id];
+    Bin* bin = BinAt(ref.metabin_id, ref.bin_id);
     for (size_t w = 0; w < Bin::kWords; ++w) {
       for (uint64_t used = ~bin->free_map[w]; used != 0; used &= used - 1) {
         const uint32_t chunk = uint32_t(w * 64 + __builtin_ctzll(used));
@@ -122,7 +152,7 @@ void Superbin::ForEachEvacuating(
 void Superbin::ReleaseEvacuated(
     absl::FunctionRef<void(const ChunkLocation&)> fn) {
   for (const BinRef& ref : evacuating_) {
-    Bin* bin = metabins_[ref.metabin_id]->bins[ref.bin_id];
+    Bin* bin = BinAt(ref.metabin_id, ref.bin_id);
     // The last Free releases the bin, so count instead of scanning on.
     size_t left = bin->used;
     for (size_t w = 0; left != 0; ++w) {
@@ -143,7 +173,7 @@ void Superbin::ReleaseEvacuated(
 
 const Bin* Superbin::BinOf(HyperionPointer hp) const {
   assert(InUse(hp));
-  return metabins_[hp.metabin()]->bins[hp.bin()];
+  return BinAt(hp.metabin(), hp.bin());
 }
 
 CompactionStats MemoryManager::BeginCompaction(const CompactionPolicy& policy) {

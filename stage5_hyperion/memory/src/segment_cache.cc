@@ -40,35 +40,36 @@ void ReturnPages(char* address, size_t bytes) {
 SegmentCache::~SegmentCache() { Clear(); }
 
 void SegmentCache::Clear() {
-  for (size_t i = 0; i < count_; ++i) {
-    UnmapSegment(entries_[i].segment, entries_[i].size);
+  for (Entry& entry : entries_) {
+    if (entry.segment == nullptr) continue;
+    UnmapSegment(entry.segment, entry.size);
+    entry = Entry();
   }
   count_ = 0;
   cached_bytes_ = 0;
 }
 
 char* SegmentCache::Acquire(uint32_t superbin, size_t size) {
-  // Newest first: its pages are the most likely to still be in cache.
-  for (size_t i = count_; i-- > 0;) {
-    if (entries_[i].superbin != superbin) continue;
-    char* segment = entries_[i].segment;
-    for (size_t j = i; j + 1 < count_; ++j) entries_[j] = entries_[j + 1];
-    --count_;
-    cached_bytes_ -= size;
-    return segment;
-  }
-  return MapSegment(size);
+  Entry& entry = entries_[superbin];
+  if (entry.segment == nullptr) return MapSegment(size);
+  char* const segment = entry.segment;
+  entry = Entry();
+  --count_;
+  cached_bytes_ -= size;
+  return segment;
 }
 
 void SegmentCache::Release(uint32_t superbin, char* segment, size_t size) {
-  if (count_ == kCapacity) {
-    UnmapSegment(entries_[0].segment, entries_[0].size);
-    cached_bytes_ -= entries_[0].size;
-    for (size_t j = 0; j + 1 < count_; ++j) entries_[j] = entries_[j + 1];
-    --count_;
+  Entry& entry = entries_[superbin];
+  if (entry.segment != nullptr) {
+    // The newer segment stays: the page of its chunk 0 may still be in the
+    // CPU's cache.
+    UnmapSegment(entry.segment, entry.size);
+  } else {
+    ++count_;
+    cached_bytes_ += size;
   }
-  entries_[count_++] = Entry{segment, size, superbin};
-  cached_bytes_ += size;
+  entry = Entry{segment, size};
 }
 
 }  // namespace kvlab::stage5

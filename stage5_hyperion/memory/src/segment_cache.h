@@ -2,10 +2,20 @@
 // and a small cache of empty ones.
 //
 // A bin maps its segment when it is created and unmaps it when its last
-// chunk is freed, so memory returns to the OS. A bin at the edge of use
-// (one chunk allocated and freed again and again) would then pay an mmap
-// and a munmap each time; the cache keeps up to kCapacity empty segments
-// mapped and hands them back to the next bin of the same superbin.
+// chunk is freed, so memory returns to the OS. A superbin at the edge of
+// use (its one bin emptied, then a chunk allocated again, and so on) would
+// then pay an mmap and a munmap each time. Stores split into arenas
+// (arena_store.h) meet that edge all the time: each arena's manager has a
+// bin or two with few chunks in most superbins, and a 1M-pair load with 16
+// arenas mapped and unmapped some 25,000 segments. Every mmap and munmap
+// takes the process's address-space lock and a munmap makes every core the
+// process runs on flush its TLB, so threads writing to different arenas
+// still waited for each other in the kernel. The cache therefore keeps,
+// for each superbin, the segment it emptied last, and hands it to that
+// superbin's next bin: at most kCapacity segments, one per superbin.
+// Cached segments cost address space, not memory: all their pages were
+// given back (ReturnPages) while their chunks were freed, except at most
+// the page of chunk 0 (superbin.h, the bin's lowest free chunk).
 //
 // Every segment given out or taken back is entirely zero and poisoned for
 // ASan: the manager zeroes chunks when it frees them.
@@ -15,26 +25,30 @@
 #ifndef KVLAB_STAGE5_SRC_SEGMENT_CACHE_H_
 #define KVLAB_STAGE5_SRC_SEGMENT_CACHE_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+
+#include "kvlab/stage5/size_classes.h"
 
 namespace kvlab::stage5 {
 
 class SegmentCache {
  public:
-  static constexpr size_t kCapacity = 4;
+  static constexpr size_t kCapacity = kSuperbins;
 
   SegmentCache() = default;
   SegmentCache(const SegmentCache&) = delete;
   SegmentCache& operator=(const SegmentCache&) = delete;
   ~SegmentCache();  // Unmaps the cached segments.
 
-  // A zeroed, poisoned segment of `size` bytes for `superbin`: a cached one
-  // if there is one, else a fresh mapping. Throws std::bad_alloc, changing
+  // A zeroed, poisoned segment of `size` bytes for `superbin`: the cached
+  // one if there is one, else a fresh mapping. `size` is the superbin's
+  // segment size, the same on every call. Throws std::bad_alloc, changing
   // nothing, if mmap fails.
   char* Acquire(uint32_t superbin, size_t size);
-  // Takes back an empty (all-zero, poisoned) segment of `superbin`; unmaps
-  // the oldest cached segment if the cache is full.
+  // Takes back an empty (all-zero, poisoned) segment of `superbin` and
+  // keeps it, unmapping the one the superbin had cached, if any.
   void Release(uint32_t superbin, char* segment, size_t size);
   // Unmaps every cached segment.
   void Clear();
@@ -44,12 +58,11 @@ class SegmentCache {
 
  private:
   struct Entry {
-    char* segment;
-    size_t size;
-    uint32_t superbin;
+    char* segment = nullptr;  // null: none cached
+    size_t size = 0;
   };
 
-  Entry entries_[kCapacity] = {};  // oldest first
+  std::array<Entry, kCapacity> entries_ = {};  // by superbin
   size_t count_ = 0;
   uint64_t cached_bytes_ = 0;
 };

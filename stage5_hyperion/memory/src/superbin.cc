@@ -13,16 +13,13 @@
 namespace kvlab::stage5 {
 
 Superbin::~Superbin() {
-  for (Metabin* metabin : metabins_) {
-    if (metabin == nullptr) continue;
-    for (Bin* bin : metabin->bins) {
-      if (bin == nullptr) continue;
-      UnmapSegment(bin->segment, segment_size());
-      delete[] bin->slack;
-      delete bin;
-    }
-    delete metabin;
+  for (Bin* bin : bin_table_) {
+    if (bin == nullptr) continue;
+    UnmapSegment(bin->segment, segment_size());
+    delete[] bin->slack;
+    delete bin;
   }
+  for (Metabin* metabin : metabins_) delete metabin;
 }
 
 void Superbin::Init(uint32_t id, SegmentCache* cache) {
@@ -36,7 +33,7 @@ void Superbin::Init(uint32_t id, SegmentCache* cache) {
 
 uint64_t Superbin::reserved_chunks() const {
   if (id_ != 0 || metabins_.empty() || metabins_[0] == nullptr) return 0;
-  const Bin* bin = metabins_[0]->bins[0];
+  const Bin* bin = BinAt(0, 0);
   return bin == nullptr ? 0 : bin->reserved;
 }
 
@@ -67,24 +64,30 @@ uint64_t HeldPagesOf(const Bin& bin, size_t chunk_size, size_t page_size) {
   return pages;
 }
 
+// The highest chunk of `bin` in use, or kNoBit.
+size_t HighestInUse(const Bin& bin) {
+  for (size_t w = Bin::kWords; w-- > 0;) {
+    const uint64_t used = ~bin.free_map[w];
+    if (used != 0) return w * 64 + 63 - size_t(std::countl_zero(used));
+  }
+  return kNoBit;
+}
+
 }  // namespace
 
 uint64_t Superbin::held_pages() const {
   uint64_t pages = 0;
-  for (const Metabin* metabin : metabins_) {
-    if (metabin == nullptr) continue;
-    for (const Bin* bin : metabin->bins) {
-      if (bin != nullptr) pages += HeldPagesOf(*bin, chunk_size_, PageSize());
-    }
+  for (const Bin* bin : bin_table_) {
+    if (bin != nullptr) pages += HeldPagesOf(*bin, chunk_size_, PageSize());
   }
   return pages;
 }
 
 uint64_t Superbin::metadata_bytes() const {
-  const uint64_t per_bin = sizeof(Bin) + (id_ == 0 ? 0 : kChunksPerBin);
-  return metabin_count_ * sizeof(Metabin) + bins_ * per_bin +
+  return metabin_count_ * sizeof(Metabin) + bins_ * sizeof(Bin) + slack_bytes_ +
          metabins_.capacity() * sizeof(Metabin*) +
-         segments_.capacity() * sizeof(char*);
+         segments_.capacity() * sizeof(char*) +
+         bin_table_.capacity() * sizeof(Bin*);
 }
 
 ChunkLocation Superbin::Allocate() {
@@ -93,11 +96,14 @@ ChunkLocation Superbin::Allocate() {
   Metabin* metabin = metabins_[metabin_id];
   const size_t bin_id = FindFirstSet(metabin->not_full, Metabin::kWords);
   assert(bin_id != kNoBit);
-  Bin* bin = metabin->bins[bin_id];
+  Bin* bin = BinAt(metabin_id, uint32_t(bin_id));
   if (bin == nullptr) bin = CreateBin(metabin, metabin_id, uint32_t(bin_id));
   const size_t chunk =
       FindFirstSet(bin->free_map, Bin::kWords, bin->first_free_word);
   assert(chunk != kNoBit);
+  // A new bin's first chunk has its slack entry, so a failure here leaves
+  // no empty bin behind.
+  if (id_ != 0 && chunk >= bin->slack_capacity) GrowSlack(bin, chunk + 1);
   bin->first_free_word = uint16_t(chunk / 64);
   return Take(metabin_id, uint32_t(bin_id), bin, chunk);
   // handout: end
@@ -124,7 +130,7 @@ ChunkLocation Superbin::Take(uint32_t metabin_id, uint32_t bin_id, Bin* bin,
 void Superbin::Free(HyperionPointer hp) {
   // handout: Superbin::Free -> #returning-free-pages
   Metabin* metabin = metabins_[hp.metabin()];
-  Bin* bin = metabin->bins[hp.bin()];
+  Bin* bin = BinAt(hp.metabin(), hp.bin());
   assert(!TestBit(bin->free_map, hp.chunk()));
   SetBit(bin->free_map, hp.chunk());
   const bool bin_was_full = bin->used == kChunksPerBin;
@@ -192,7 +198,7 @@ void Superbin::ReturnFreePages(Bin* bin, size_t first, size_t last,
 
 ChunkLocation Superbin::Locate(HyperionPointer hp) const {
   assert(InUse(hp));
-  Bin* bin = metabins_[hp.metabin()]->bins[hp.bin()];
+  Bin* bin = BinAt(hp.metabin(), hp.bin());
   // A pointer into a bin being emptied must go through Forward first.
   assert(bin->evacuating == 0);
   return ChunkLocation{hp, bin->segment + hp.chunk() * chunk_size_, bin};
@@ -200,9 +206,7 @@ ChunkLocation Superbin::Locate(HyperionPointer hp) const {
 
 bool Superbin::InUse(HyperionPointer hp) const {
   if (hp.superbin() != id_ || hp.metabin() >= metabins_.size()) return false;
-  const Metabin* metabin = metabins_[hp.metabin()];
-  if (metabin == nullptr) return false;
-  const Bin* bin = metabin->bins[hp.bin()];
+  const Bin* bin = BinAt(hp.metabin(), hp.bin());
   if (bin == nullptr || TestBit(bin->free_map, hp.chunk())) return false;
   return !(bin->reserved != 0 && hp.chunk() == 0);
 }
@@ -213,7 +217,7 @@ void Superbin::ForEachInUse(
     const Metabin* metabin = metabins_[metabin_id];
     if (metabin == nullptr) continue;
     for (uint32_t bin_id = 0; bin_id < kBinsPerMetabin; ++bin_id) {
-      Bin* bin = metabin->bins[bin_id];
+      Bin* bin = BinAt(metabin_id, bin_id);
       if (bin == nullptr) continue;
       for (uint32_t chunk = bin->reserved; chunk < kChunksPerBin; ++chunk) {
         if (TestBit(bin->free_map, chunk)) continue;
@@ -249,7 +253,6 @@ uint32_t Superbin::CreateMetabin() {
   std::unique_ptr<Metabin> metabin(new Metabin);
   if (id == metabins_.size()) metabins_.push_back(nullptr);
   std::memset(metabin->not_full, 0xff, sizeof(metabin->not_full));
-  std::fill(std::begin(metabin->bins), std::end(metabin->bins), nullptr);
   metabin->live_bins = 0;
   metabins_[id] = metabin.release();
   ++metabin_count_;
@@ -265,18 +268,25 @@ Bin* Superbin::CreateBin(Metabin* metabin, uint32_t metabin_id,
   const size_t table_size = segments_.size();
   std::unique_ptr<Bin> bin;
   std::unique_ptr<uint8_t[]> slack;
+  const uint16_t slack_capacity = id_ == 0 ? 0 : kInitialSlack;
   try {
     bin.reset(new Bin);
-    if (id_ != 0) slack.reset(new uint8_t[kChunksPerBin]);
-    if (index >= table_size) segments_.resize(index + 1, nullptr);
+    if (slack_capacity != 0) slack.reset(new uint8_t[slack_capacity]);
+    if (index >= table_size) {
+      segments_.resize(index + 1, nullptr);
+      bin_table_.resize(index + 1, nullptr);
+    }
     bin->segment = cache_->Acquire(id_, segment_size());
   } catch (const std::bad_alloc&) {
     segments_.resize(table_size);
+    bin_table_.resize(table_size);
     if (metabin->live_bins == 0) ReleaseMetabin(metabin_id);
     throw;
   }
   std::memset(bin->free_map, 0xff, sizeof(bin->free_map));
   bin->slack = slack.release();
+  bin->slack_capacity = slack_capacity;
+  slack_bytes_ += slack_capacity;
   bin->used = 0;
   bin->first_free_word = 0;
   bin->reserved = 0;
@@ -289,31 +299,49 @@ Bin* Superbin::CreateBin(Metabin* metabin, uint32_t metabin_id,
     bin->reserved = 1;
   }
   segments_[index] = bin->segment;
-  metabin->bins[bin_id] = bin.release();
+  bin_table_[index] = bin.release();
   ++metabin->live_bins;
   ++bins_;
-  return metabin->bins[bin_id];
+  return bin_table_[index];
 }
 
 void Superbin::ReleaseBin(Metabin* metabin, uint32_t metabin_id,
                           uint32_t bin_id) {
-  Bin* bin = metabin->bins[bin_id];
+  const size_t index = size_t{metabin_id} * kBinsPerMetabin + bin_id;
+  Bin* bin = bin_table_[index];
   // Its frees skipped ReturnFreePages: one call for the whole segment.
   if (bin->evacuating != 0) ReturnPages(bin->segment, segment_size());
   cache_->Release(id_, bin->segment, segment_size());
+  slack_bytes_ -= bin->slack_capacity;
   delete[] bin->slack;
   delete bin;
-  metabin->bins[bin_id] = nullptr;
-  segments_[size_t{metabin_id} * kBinsPerMetabin + bin_id] = nullptr;
+  bin_table_[index] = nullptr;
+  segments_[index] = nullptr;
   // The table ends at the highest bin that exists, and gives its memory
   // back as it shrinks, so that a store emptied out holds what a new one
   // does.
   while (!segments_.empty() && segments_.back() == nullptr) {
     segments_.pop_back();
+    bin_table_.pop_back();
   }
-  if (segments_.size() * 2 <= segments_.capacity()) segments_.shrink_to_fit();
+  if (segments_.size() * 2 <= segments_.capacity()) {
+    segments_.shrink_to_fit();
+    bin_table_.shrink_to_fit();
+  }
   --bins_;
   if (--metabin->live_bins == 0) ReleaseMetabin(metabin_id);
+}
+
+void Superbin::GrowSlack(Bin* bin, size_t chunks) {
+  assert(chunks <= kChunksPerBin);
+  size_t capacity = std::max<size_t>(bin->slack_capacity, kInitialSlack);
+  while (capacity < chunks) capacity *= 2;
+  uint8_t* const slack = new uint8_t[capacity];
+  std::memcpy(slack, bin->slack, bin->slack_capacity);
+  delete[] bin->slack;
+  bin->slack = slack;
+  slack_bytes_ += capacity - bin->slack_capacity;
+  bin->slack_capacity = uint16_t(capacity);
 }
 
 void Superbin::ReleaseMetabin(uint32_t metabin_id) {
@@ -353,17 +381,22 @@ void Superbin::ListRemove(uint32_t metabin_id) {
 std::string Superbin::Check() const {
   const std::string where = absl::StrCat("superbin ", id_, ": ");
   uint64_t in_use = 0, bins = 0, metabins = 0, evacuating = 0;
-  // Every bin slot, and every table entry past them, against the table.
-  const size_t slots =
-      std::max(segments_.size(), metabins_.size() * kBinsPerMetabin);
-  for (size_t index = 0; index < slots; ++index) {
+  uint64_t slack_bytes = 0;
+  // The two tables against each other and against the metabins.
+  if (bin_table_.size() != segments_.size()) {
+    return absl::StrCat(where, "bin and segment tables differ in size");
+  }
+  if (!bin_table_.empty() && bin_table_.back() == nullptr) {
+    return absl::StrCat(where, "bin table has a null tail");
+  }
+  for (size_t index = 0; index < bin_table_.size(); ++index) {
+    const Bin* bin = bin_table_[index];
     const size_t metabin_id = index / kBinsPerMetabin;
-    const Metabin* metabin =
-        metabin_id < metabins_.size() ? metabins_[metabin_id] : nullptr;
-    const Bin* bin =
-        metabin == nullptr ? nullptr : metabin->bins[index % kBinsPerMetabin];
-    const char* entry = index < segments_.size() ? segments_[index] : nullptr;
-    if (entry != (bin == nullptr ? nullptr : bin->segment)) {
+    if (bin != nullptr &&
+        (metabin_id >= metabins_.size() || metabins_[metabin_id] == nullptr)) {
+      return absl::StrCat(where, "bin ", index, " outside a metabin");
+    }
+    if (segments_[index] != (bin == nullptr ? nullptr : bin->segment)) {
       return absl::StrCat(where, "segment table wrong at bin ", index);
     }
   }
@@ -373,7 +406,7 @@ std::string Superbin::Check() const {
     ++metabins;
     uint32_t live_bins = 0;
     for (uint32_t bin_id = 0; bin_id < kBinsPerMetabin; ++bin_id) {
-      const Bin* bin = metabin->bins[bin_id];
+      const Bin* bin = BinAt(metabin_id, bin_id);
       const bool not_full = TestBit(metabin->not_full, bin_id);
       if (bin == nullptr) {
         if (!not_full) return absl::StrCat(where, "absent bin marked full");
@@ -401,6 +434,13 @@ std::string Superbin::Check() const {
                                  TestBit(bin->free_map, 0))) {
         return absl::StrCat(where, "reserved chunk misplaced");
       }
+      if (id_ != 0) {
+        slack_bytes += bin->slack_capacity;
+        const size_t highest = HighestInUse(*bin);
+        if (highest != kNoBit && highest >= bin->slack_capacity) {
+          return absl::StrCat(where, "chunk in use past its bin's slack array");
+        }
+      }
       in_use += bin->used - bin->reserved;
       evacuating += bin->evacuating;
       ++bins;
@@ -427,13 +467,14 @@ std::string Superbin::Check() const {
                         evacuating_.size(), " listed");
   }
   for (const BinRef& ref : evacuating_) {
-    const Bin* bin = ref.metabin_id < metabins_.size() &&
-                             metabins_[ref.metabin_id] != nullptr
-                         ? metabins_[ref.metabin_id]->bins[ref.bin_id]
-                         : nullptr;
+    const Bin* bin = BinAt(ref.metabin_id, ref.bin_id);
     if (bin == nullptr || bin->evacuating == 0) {
       return absl::StrCat(where, "listed evacuating bin absent or unmarked");
     }
+  }
+  if (slack_bytes != slack_bytes_) {
+    return absl::StrCat(where, "slack arrays hold ", slack_bytes,
+                        " bytes, counted ", slack_bytes_);
   }
   if (in_use != chunks_in_use_ || bins != bins_ || metabins != metabin_count_) {
     return absl::StrCat(where, "counters disagree: in use ", chunks_in_use_,

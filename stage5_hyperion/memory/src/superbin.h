@@ -4,7 +4,8 @@
 //   Superbin   up to 2^14 metabins, a table of pointers to them, and a
 //              sorted list of up to 16 ids of metabins that are not full
 //   Metabin    256 bins, a 256-bit map of bins that are not full (a bin not
-//              yet created counts as not full)
+//              yet created counts as not full); the bins' descriptors are
+//              in one table per superbin
 //   Bin        one mmap'd segment of 4,096 chunks and a 4,096-bit free map
 //
 // Allocation takes the lowest metabin of the list, the lowest not-full bin
@@ -21,6 +22,8 @@
 //     full; not-full metabins may be missing from it when it overflows.
 //   - Bin::used counts chunks whose free-map bit is clear, the reserved one
 //     included; no free bit lies below word first_free_word.
+//   - In superbins 1..63 every chunk in use lies below its bin's
+//     slack_capacity, and slack_bytes_ is the sum of the capacities.
 //   - Every page of a bin's segment that lies wholly inside free chunks has
 //     been returned to the system (ReturnPages), except the pages of the
 //     bin's lowest free chunk: the next allocation in the bin takes that
@@ -61,8 +64,12 @@ struct Bin {
 
   uint64_t free_map[kWords];  // bit set = chunk free
   char* segment;              // kChunksPerBin chunks
-  // Superbins 1..63: per chunk, its size minus the requested size (0..31).
+  // Superbins 1..63: per chunk below slack_capacity, its size minus the
+  // requested size (0..31). Chunks are taken lowest first, so a bin that
+  // never held more than a few hundred chunks needs no entry for the rest:
+  // the array grows with the highest chunk taken (Superbin::GrowSlack).
   uint8_t* slack;
+  uint16_t slack_capacity;   // a power of two up to kChunksPerBin; 0: none
   uint16_t used;             // chunks not free, the reserved one included
   uint16_t first_free_word;  // no free bit in earlier words
   uint16_t reserved;         // 1 in the bin holding the null chunk, else 0
@@ -77,7 +84,6 @@ struct Metabin {
   static constexpr size_t kWords = kBinsPerMetabin / 64;
 
   uint64_t not_full[kWords];  // bit set = bin absent or has a free chunk
-  Bin* bins[kBinsPerMetabin];
   uint16_t live_bins;
 };
 
@@ -91,6 +97,8 @@ struct ChunkLocation {
 class Superbin {
  public:
   static constexpr size_t kListCapacity = 16;
+  // Slack entries a new bin of superbins 1..63 starts with.
+  static constexpr uint16_t kInitialSlack = 64;
 
   Superbin() = default;
   Superbin(const Superbin&) = delete;
@@ -166,6 +174,12 @@ class Superbin {
   std::string Check() const;
 
  private:
+  // The descriptor of bin `bin_id` of metabin `metabin_id`; nullptr if
+  // that bin is absent.
+  Bin* BinAt(uint32_t metabin_id, uint32_t bin_id) const {
+    const size_t index = size_t{metabin_id} * kBinsPerMetabin + bin_id;
+    return index < bin_table_.size() ? bin_table_[index] : nullptr;
+  }
   // The id of a not-full metabin, created if needed.
   uint32_t NotFullMetabin();
   // Both throw std::bad_alloc and change nothing if memory runs out;
@@ -176,6 +190,13 @@ class Superbin {
   ChunkLocation Take(uint32_t metabin_id, uint32_t bin_id, Bin* bin,
                      size_t chunk);
   void ReleaseBin(Metabin* metabin, uint32_t metabin_id, uint32_t bin_id);
+  // Makes `bin`'s slack array hold at least `chunks` entries (doubling it,
+  // up to kChunksPerBin). Throws std::bad_alloc, changing nothing, if
+  // memory runs out.
+  void GrowSlack(Bin* bin, size_t chunks);
+  // The same for every compaction target, all or none: TakeForMove may
+  // hand out any of their free chunks and must not fail.
+  void GrowTargetsSlack();
   // Returns the pages of `bin` that overlap chunks first..last and lie
   // wholly inside free chunks, except those of chunk `keep`, the lowest
   // free one; records it as the bin's kept chunk if it spares one.
@@ -197,11 +218,17 @@ class Superbin {
   // absent bins, up to the highest bin created: resolving a pointer reads
   // this entry and no descriptor (a descriptor is a cache miss of its own).
   std::vector<char*> segments_;
+  // Each bin's descriptor, indexed and sized as segments_. One table for
+  // the superbin rather than 256 pointers in every metabin: a metabin with
+  // one bin, as most are in an arena of hyperion:arenas=N, would carry
+  // 2 KiB of null pointers.
+  std::vector<Bin*> bin_table_;
   uint16_t list_[kListCapacity] = {};
   size_t list_size_ = 0;
   uint64_t chunks_in_use_ = 0;
   uint64_t bins_ = 0;
   uint64_t metabin_count_ = 0;
+  uint64_t slack_bytes_ = 0;  // the bins' slack arrays
   uint64_t pages_returned_ = 0;
   std::vector<BinRef> evacuating_;  // bins being emptied
   std::vector<BinRef> targets_;     // where their chunks go, densest first

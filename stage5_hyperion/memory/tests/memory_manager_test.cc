@@ -218,16 +218,57 @@ TEST(MemoryManagerTest, BinsAreMappedOnDemandAndReturnedWhenEmpty) {
   EXPECT_EQ(mm.CheckConsistency(), "");
 }
 
-TEST(MemoryManagerTest, SegmentCacheStaysSmall) {
+TEST(MemoryManagerTest, SegmentCacheKeepsOneSegmentPerSuperbin) {
   MemoryManager mm;
   std::vector<HyperionPointer> hps;
   for (size_t i = 1; i <= 10; ++i) hps.push_back(mm.Allocate(32 * i));
+  const void* address = mm.Resolve(hps[4]);
   for (HyperionPointer hp : hps) mm.Free(hp);
-  const MemoryStats stats = mm.Stats();
-  EXPECT_EQ(stats.cached_segments, SegmentCache::kCapacity);
-  // The four newest: superbins 7..10.
-  EXPECT_EQ(stats.cached_bytes, (7 + 8 + 9 + 10) * 32 * kChunksPerBin);
+  MemoryStats stats = mm.Stats();
+  // Superbins 1..10 each keep the segment of their emptied bin.
+  EXPECT_EQ(stats.cached_segments, 10u);
+  EXPECT_EQ(stats.cached_bytes, 55 * 32 * kChunksPerBin);
   EXPECT_EQ(stats.Total().mapped_bytes, 0u);
+  // A superbin's next bin takes its segment back: the same address.
+  hps[4] = mm.Allocate(5 * 32);
+  EXPECT_EQ(mm.Resolve(hps[4]), address);
+  EXPECT_EQ(mm.Stats().cached_segments, 9u);
+  // Two bins of one superbin emptied: it keeps one segment, not two.
+  std::vector<HyperionPointer> two_bins;
+  for (size_t i = 0; i <= kChunksPerBin; ++i) {
+    two_bins.push_back(mm.Allocate(64));
+  }
+  EXPECT_EQ(mm.Stats().superbins[2].bins, 2u);
+  for (HyperionPointer hp : two_bins) mm.Free(hp);
+  mm.Free(hps[4]);
+  stats = mm.Stats();
+  EXPECT_EQ(stats.cached_segments, 10u);
+  EXPECT_EQ(stats.cached_bytes, 55 * 32 * kChunksPerBin);
+  EXPECT_EQ(mm.CheckConsistency(), "");
+}
+
+// A bin's per-chunk slack bytes (the requested sizes) grow with the
+// highest chunk it hands out: a bin of few chunks, as each arena of
+// hyperion:arenas=N has in most superbins, costs little more than its
+// descriptor.
+TEST(MemoryManagerTest, SlackArrayGrowsWithTheChunksInUse) {
+  MemoryManager mm;
+  std::vector<HyperionPointer> hps = {mm.Allocate(64)};
+  const uint64_t one_chunk = mm.Stats().superbins[2].metadata_bytes;
+  EXPECT_LT(one_chunk, kChunksPerBin);
+  // Every size survives the array's growth; a full bin has the whole array.
+  for (size_t i = 1; i < kChunksPerBin; ++i) {
+    hps.push_back(mm.Allocate(33 + i % 32));
+  }
+  EXPECT_EQ(mm.Size(hps[0]), 64u);
+  for (size_t i = 1; i < kChunksPerBin; ++i) {
+    ASSERT_EQ(mm.Size(hps[i]), 33 + i % 32) << i;
+  }
+  EXPECT_GE(mm.Stats().superbins[2].metadata_bytes,
+            one_chunk + kChunksPerBin / 2);
+  EXPECT_EQ(mm.CheckConsistency(), "");
+  for (HyperionPointer hp : hps) mm.Free(hp);
+  EXPECT_EQ(mm.Stats().superbins[2].metadata_bytes, 0u);
 }
 
 TEST(MemoryManagerTest, SecondMetabinAndReleaseOfItsMetadata) {

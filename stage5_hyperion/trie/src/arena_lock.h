@@ -8,6 +8,9 @@
 //          alone.
 //   mutex  std::mutex: exclusive like spin, but a waiter sleeps in the
 //          kernel instead of spinning.
+//   leftright  std::mutex for writers; readers take no lock at all (the
+//          arena keeps two copies and a LeftRight, left_right.h, instead),
+//          so LockShared and UnlockShared do nothing.
 //
 // Thread-safe. Not reentrant.
 
@@ -57,6 +60,8 @@ class ArenaLock {
         return rw_.lock_shared();
       case Kind::kMutex:
         return mutex_.lock();
+      case Kind::kLeftRight:
+        return;
     }
   }
   void UnlockShared() {
@@ -67,6 +72,8 @@ class ArenaLock {
         return rw_.unlock_shared();
       case Kind::kMutex:
         return mutex_.unlock();
+      case Kind::kLeftRight:
+        return;
     }
   }
   void Lock() {
@@ -76,6 +83,7 @@ class ArenaLock {
       case Kind::kRw:
         return rw_.lock();
       case Kind::kMutex:
+      case Kind::kLeftRight:
         return mutex_.lock();
     }
   }
@@ -86,6 +94,7 @@ class ArenaLock {
       case Kind::kRw:
         return rw_.unlock();
       case Kind::kMutex:
+      case Kind::kLeftRight:
         return mutex_.unlock();
     }
   }

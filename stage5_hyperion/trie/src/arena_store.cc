@@ -1,19 +1,20 @@
 // The arena store (kvlab/stage5/arena_store.h states the contract): N
-// hyperion tries, each behind its own ArenaLock, and the key count of every
-// first byte.
+// arenas (arena.h), each a hyperion trie (under lock=leftright two copies
+// of one) with the key count of every slot (the empty key and each first
+// byte) beside it.
 //
-// Invariants (CheckInvariants): each arena's trie passes its own check;
-// every key in arena a has its first byte b with b mod N == a (the empty
-// key: a == 0); counts_ holds, for the empty key and each first byte, the
-// number of such keys stored. counts_[s] changes only under the lock of
-// the arena of slot s, so under that lock it is exact for that arena's
-// slots; readers without the lock see each count at some moment.
+// Invariants (CheckInvariants, on every copy): each trie passes its own
+// check; every key in arena a has its first byte b with b mod N == a (the
+// empty key: a == 0); the copy's counts hold, for the slots of its arena,
+// the number of such keys it stores. A copy's counts change only under
+// its arena's lock, together with its trie, so a reader or writer of that
+// copy finds them exact; Count(s), the lock-free index of ranks, reads
+// the copy readers are sent to, each count at some moment.
 
 #include "kvlab/stage5/arena_store.h"
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cassert>
 #include <memory>
 #include <new>
@@ -25,6 +26,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "arena.h"
+#include "arena_export.h"
+#include "balanced_arena_store.h"
 #include "scan_batch.h"
 
 namespace kvlab::stage5 {
@@ -36,11 +39,22 @@ absl::StatusOr<ArenaOptions> ArenaOptions::FromStoreOptions(
   if (!arenas.ok()) return arenas.status();
   o.arenas = uint32_t(*arenas);
   absl::StatusOr<std::string> lock =
-      options.GetChoice("lock", "spin", {"spin", "rw", "mutex"});
+      options.GetChoice("lock", "spin", {"spin", "rw", "mutex", "leftright"});
   if (!lock.ok()) return lock.status();
-  o.lock = *lock == "spin" ? Lock::kSpin
-           : *lock == "rw" ? Lock::kRw
-                           : Lock::kMutex;
+  o.lock = *lock == "spin"    ? Lock::kSpin
+           : *lock == "rw"    ? Lock::kRw
+           : *lock == "mutex" ? Lock::kMutex
+                              : Lock::kLeftRight;
+  absl::StatusOr<std::string> partition =
+      options.GetChoice("partition", "byte", {"byte", "balanced"});
+  if (!partition.ok()) return partition.status();
+  o.partition = *partition == "byte" ? Partition::kByte : Partition::kBalanced;
+  if (o.partition == Partition::kBalanced && o.lock == Lock::kLeftRight) {
+    // A balanced store checks its routing table under the arena's lock,
+    // which left-right readers do not take.
+    return absl::InvalidArgumentError(
+        "lock=leftright does not combine with partition=balanced");
+  }
   return o;
 }
 
@@ -48,7 +62,7 @@ namespace {
 
 // Slot 0 counts the empty key, slot 1 + b the keys of first byte b: slots
 // in key order.
-constexpr size_t kSlots = 257;
+constexpr size_t kSlots = SlotCounts::kSlots;
 
 size_t SlotOf(std::string_view key) {
   return key.empty() ? 0 : 1 + uint8_t(key[0]);
@@ -72,9 +86,7 @@ class ArenaStore final : public HyperionArenaStore {
   uint64_t Scan(std::string_view start, ScanVisitor visitor) const override;
   uint64_t Size() const override {
     uint64_t size = 0;
-    for (const auto& count : counts_) {
-      size += count.load(std::memory_order_relaxed);
-    }
+    for (size_t s = 0; s < kSlots; ++s) size += Count(s);
     return size;
   }
   std::string_view Name() const override { return "hyperion"; }
@@ -88,6 +100,7 @@ class ArenaStore final : public HyperionArenaStore {
   const HyperionStore& arena(size_t i) const override {
     return arenas_[i]->UnlockedTrie();
   }
+  uint64_t repartitions() const override { return 0; }
 
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;
@@ -103,21 +116,15 @@ class ArenaStore final : public HyperionArenaStore {
     return *arenas_[s == 0 ? 0 : (s - 1) % arena_count_];
   }
   // The rank in slot s's arena of the `rest`-th key of slot s: `rest` plus
-  // the keys of the arena's slots before s. Under that arena's lock.
-  uint64_t LocalRank(size_t s, uint64_t rest) const {
+  // the keys of the arena's slots before s, by the `counts` of the copy
+  // read or written.
+  uint64_t LocalRank(const SlotCounts& counts, size_t s, uint64_t rest) const {
     const size_t a = s == 0 ? 0 : (s - 1) % arena_count_;
-    if (s > 0 && a == 0) rest += Count(0);
-    for (size_t t = 1 + a; t < s; t += arena_count_) rest += Count(t);
+    if (s > 0 && a == 0) rest += counts[0];
+    for (size_t t = 1 + a; t < s; t += arena_count_) rest += counts[t];
     return rest;
   }
-  uint64_t Count(size_t s) const {
-    return counts_[s].load(std::memory_order_relaxed);
-  }
-  // Slot writes happen under the slot's arena lock, so a plain increment
-  // of the loaded value cannot lose an update.
-  void AddToCount(size_t s, int64_t delta) {
-    counts_[s].store(Count(s) + uint64_t(delta), std::memory_order_relaxed);
-  }
+  uint64_t Count(size_t s) const { return ArenaOfSlot(s).VisibleCount(s); }
   // Sets `*slot` and `*rest` to the slot holding the n-th key and its rank
   // there, by the counts as read now; false if n is past them all.
   bool FindSlot(uint64_t n, size_t* slot, uint64_t* rest) const {
@@ -137,36 +144,37 @@ class ArenaStore final : public HyperionArenaStore {
   // `bound` itself if `after`. Returns true if the slot may hold more.
   static bool FillBatch(const HyperionStore& trie, size_t s,
                         std::string_view bound, bool after, ScanBatch* batch);
-  // CheckInvariants of arena i, whose trie is `trie`, under its lock.
-  absl::Status CheckArena(size_t i, const HyperionStore& trie) const;
+  // CheckInvariants of a copy of arena i, its `trie` and `counts`, under
+  // the arena's lock.
+  absl::Status CheckArena(size_t i, const HyperionStore& trie,
+                          const SlotCounts& counts) const;
 
   const size_t arena_count_;
   std::vector<std::unique_ptr<Arena>> arenas_;
-  std::array<std::atomic<uint64_t>, kSlots> counts_{};
 };
 
 bool ArenaStore::PutImpl(std::string_view key, std::string_view value) {
   const size_t s = SlotOf(key);
-  const absl::StatusOr<bool> replaced =
-      ArenaOfSlot(s).Write([&](HyperionStore& trie) {
-        absl::StatusOr<bool> r = trie.Put(key, value);
-        if (r.ok() && !*r) AddToCount(s, 1);
-        return r;
-      });
-  if (!replaced.ok()) {
-    // The trie is as it was; the only failure a valid pair meets there is
-    // a failed allocation, which KVStore::Put reports.
-    if (absl::IsResourceExhausted(replaced.status())) throw std::bad_alloc();
-    throw WriteError(replaced.status());
-  }
-  return *replaced;
+  return ArenaOfSlot(s).Write([&](Arena::Change& change) {
+    change.key = key;
+    const absl::StatusOr<bool> replaced = change.trie.Put(key, value);
+    if (!replaced.ok()) {
+      // The trie is as it was; the only failure a valid pair meets there
+      // is a failed allocation, which KVStore::Put reports.
+      if (absl::IsResourceExhausted(replaced.status())) throw std::bad_alloc();
+      throw WriteError(replaced.status());
+    }
+    if (!*replaced) change.counts.Add(s, 1);
+    return *replaced;
+  });
 }
 
 bool ArenaStore::DeleteImpl(std::string_view key) {
   const size_t s = SlotOf(key);
-  return ArenaOfSlot(s).Write([&](HyperionStore& trie) {
-    if (!trie.Delete(key)) return false;
-    AddToCount(s, -1);
+  return ArenaOfSlot(s).Write([&](Arena::Change& change) {
+    change.key = key;
+    if (!change.trie.Delete(key)) return false;
+    change.counts.Add(s, -1);
     return true;
   });
 }
@@ -180,10 +188,12 @@ bool ArenaStore::GetNth(uint64_t n, std::string* key,
     // A writer may have shrunk the slot since FindSlot read its count: then
     // look again. Each retry follows a completed delete in that slot.
     enum Outcome { kFound, kMissing, kShrunk };
-    const Outcome outcome = ArenaOfSlot(s).Read([&](const HyperionStore& trie) {
-      if (rest >= Count(s)) return kShrunk;
-      return trie.GetNth(LocalRank(s, rest), key, value) ? kFound : kMissing;
-    });
+    const Outcome outcome = ArenaOfSlot(s).Read(
+        [&](const HyperionStore& trie, const SlotCounts& counts) {
+          if (rest >= counts[s]) return kShrunk;
+          return trie.GetNth(LocalRank(counts, s, rest), key, value) ? kFound
+                                                                     : kMissing;
+        });
     if (outcome == kShrunk) continue;
     assert(outcome == kFound);
     return outcome == kFound;
@@ -196,10 +206,22 @@ bool ArenaStore::DeleteNth(uint64_t n) {
     uint64_t rest;
     if (!FindSlot(n, &s, &rest)) return false;
     enum Outcome { kDeleted, kMissing, kShrunk };
-    const Outcome outcome = ArenaOfSlot(s).Write([&](HyperionStore& trie) {
-      if (rest >= Count(s)) return kShrunk;  // as in GetNth
-      if (!trie.DeleteNth(LocalRank(s, rest))) return kMissing;
-      AddToCount(s, -1);
+    // The key the first call picks by rank, which a second call (arena.h,
+    // lock=leftright) deletes by name.
+    std::string picked;
+    bool have_picked = false;
+    const Outcome outcome = ArenaOfSlot(s).Write([&](Arena::Change& change) {
+      if (!have_picked) {
+        if (rest >= change.counts[s]) return kShrunk;  // as in GetNth
+        if (!change.trie.GetNth(LocalRank(change.counts, s, rest), &picked,
+                                nullptr)) {
+          return kMissing;
+        }
+        have_picked = true;
+      }
+      change.key = picked;
+      if (!change.trie.Delete(picked)) return kMissing;
+      change.counts.Add(s, -1);
       return kDeleted;
     });
     if (outcome == kShrunk) continue;
@@ -252,15 +274,12 @@ uint64_t ArenaStore::Scan(std::string_view start, ScanVisitor visitor) const {
 
 std::optional<size_t> ArenaStore::MemoryUsage() const {
   size_t bytes = sizeof(*this) + arenas_.capacity() * sizeof(arenas_[0]);
-  for (const auto& a : arenas_) {
-    bytes += sizeof(Arena) + a->Read([](const HyperionStore& trie) {
-      return trie.MemoryUsage().value_or(0);
-    });
-  }
+  for (const auto& a : arenas_) bytes += a->MemoryUsage();
   return bytes;
 }
 
-absl::Status ArenaStore::CheckArena(size_t i, const HyperionStore& trie) const {
+absl::Status ArenaStore::CheckArena(size_t i, const HyperionStore& trie,
+                                    const SlotCounts& counts) const {
   absl::Status status = trie.CheckInvariants();
   if (!status.ok()) {
     return absl::InternalError(
@@ -284,10 +303,10 @@ absl::Status ArenaStore::CheckArena(size_t i, const HyperionStore& trie) const {
         "\" of arena ", (uint8_t(misplaced[0]) % arena_count_)));
   }
   for (size_t s = 0; s < kSlots; ++s) {
-    if (&ArenaOfSlot(s) == a && seen[s] != Count(s)) {
+    if (&ArenaOfSlot(s) == a && seen[s] != counts[s]) {
       return absl::InternalError(absl::StrCat("arena ", i, " holds ", seen[s],
                                               " keys of slot ", s, ", counted ",
-                                              Count(s)));
+                                              counts[s]));
     }
   }
   return absl::OkStatus();
@@ -295,8 +314,25 @@ absl::Status ArenaStore::CheckArena(size_t i, const HyperionStore& trie) const {
 
 absl::Status ArenaStore::CheckInvariants() const {
   for (size_t i = 0; i < arena_count_; ++i) {
-    absl::Status status = arenas_[i]->Read(
-        [&](const HyperionStore& trie) { return CheckArena(i, trie); });
+    const SlotCounts* current = nullptr;
+    absl::Status status = arenas_[i]->CheckCopies(
+        [&](const HyperionStore& trie, const SlotCounts& counts,
+            bool is_current) -> absl::Status {
+          absl::Status copy = CheckArena(i, trie, counts);
+          if (!copy.ok() || !is_current) return copy;
+          // Two current copies (lock=leftright) hold the same keys.
+          if (current != nullptr) {
+            for (size_t s = 0; s < kSlots; ++s) {
+              if (counts[s] != (*current)[s]) {
+                return absl::InternalError(
+                    absl::StrCat("arena ", i, ": its copies count ", counts[s],
+                                 " and ", (*current)[s], " keys of slot ", s));
+              }
+            }
+          }
+          current = &counts;
+          return absl::OkStatus();
+        });
     if (!status.ok()) return status;
   }
   return absl::OkStatus();
@@ -304,50 +340,16 @@ absl::Status ArenaStore::CheckInvariants() const {
 
 absl::Status ArenaStore::ExportStructure(const StructureOptions& options,
                                          StructureGraph* graph) const {
-  if (options.has_from_key) {
-    return absl::InvalidArgumentError(
-        "hyperion with arenas exports from its roots only");
-  }
-  graph->summary.push_back({"arenas", absl::StrCat(arena_count_)});
-  for (size_t i = 0; i < arena_count_; ++i) {
-    StructureGraph part;
-    absl::Status status = arenas_[i]->Read([&](const HyperionStore& trie) {
-      return trie.ExportStructure(options, &part);
-    });
-    if (!status.ok()) return status;
-    // Each arena a cluster of its own; ids get the arena's prefix, so they
-    // stay unique and stable from one export to the next.
-    const std::string prefix = absl::StrCat("arena", i, "/");
-    const std::string cluster = absl::StrCat("arena", i);
-    graph->kind = part.kind;
-    graph->clusters.push_back({cluster, absl::StrCat("arena ", i), ""});
-    for (StructureCluster& c : part.clusters) {
-      c.id = prefix + c.id;
-      c.parent = c.parent.empty() ? cluster : prefix + c.parent;
-      graph->clusters.push_back(std::move(c));
-    }
-    for (StructureNode& n : part.nodes) {
-      n.id = prefix + n.id;
-      n.cluster = n.cluster.empty() ? cluster : prefix + n.cluster;
-      graph->nodes.push_back(std::move(n));
-    }
-    for (StructureEdge& e : part.edges) {
-      e.from = prefix + e.from;
-      e.to = prefix + e.to;
-      graph->edges.push_back(std::move(e));
-    }
-    for (StructureField& f : part.summary) {
-      graph->summary.push_back({absl::StrCat(cluster, " ", f.name), f.value});
-    }
-    graph->nodes_omitted += part.nodes_omitted;
-  }
-  return absl::OkStatus();
+  return ExportArenas(arenas_, options, graph);
 }
 
 }  // namespace
 
 std::unique_ptr<HyperionArenaStore> NewHyperionArenaStore(
     const HyperionOptions& options, const ArenaOptions& arena_options) {
+  if (arena_options.partition == ArenaOptions::Partition::kBalanced) {
+    return NewBalancedArenaStore(options, arena_options);
+  }
   return std::make_unique<ArenaStore>(options, arena_options);
 }
 

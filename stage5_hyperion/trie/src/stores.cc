@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "kvlab/stage5/arena_store.h"
 #include "kvlab/stage5/hyperion_store.h"
 
@@ -69,7 +70,14 @@ void RegisterStage5Stores(StoreRegistry* registry) {
                "not thread-safe)"},
               {"lock",
                "with arenas: each arena's lock, spin (the paper's, default), "
-               "rw (reader-writer) or mutex"},
+               "rw (reader-writer), mutex, or leftright (two copies per "
+               "arena: reads never wait, writes apply twice, twice the "
+               "memory)"},
+              {"partition",
+               "with arenas: byte (the paper's, default: first byte b to "
+               "arena b mod N) or balanced (contiguous key ranges split at "
+               "stored keys, chosen again as the store grows: skewed keys "
+               "spread too)"},
               {"preprocess",
                "1: store keys with two zero bits injected after every six "
                "bits of bytes 1-3 (the paper's key pre-processing, for "
@@ -84,9 +92,11 @@ void RegisterStage5Stores(StoreRegistry* registry) {
             stage5::HyperionOptions::FromStoreOptions(options);
         if (!o.ok()) return o.status();
         if (!options.Has("arenas")) {
-          if (options.Has("lock")) {
-            return absl::InvalidArgumentError(
-                "hyperion: option lock needs arenas");
+          for (const char* needs : {"lock", "partition"}) {
+            if (options.Has(needs)) {
+              return absl::InvalidArgumentError(
+                  absl::StrCat("hyperion: option ", needs, " needs arenas"));
+            }
           }
           return stage5::NewHyperionStore(*o);
         }

@@ -32,6 +32,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "kvlab/stage5/arena_store.h"
 #include "kvlab/stage5/stores.h"
 #include "kvlab/string_view_compat.h"
 #include "kvlab/testing/differential.h"
@@ -72,15 +73,20 @@ uint64_t NumberOf(std::string_view key, std::string_view value) {
 }
 
 // Keys of every first byte (and the empty key), sharing prefixes within a
-// first byte so that the tries below them change shape.
-std::vector<std::string> MakeKeys(size_t count) {
+// first byte so that the tries below them change shape; or, `skewed`, all
+// starting with the same 12 bytes as urls do (then a balanced store
+// repartitions as the writers fill it).
+std::vector<std::string> MakeKeys(size_t count, bool skewed) {
   std::mt19937_64 rng(7);
   std::vector<std::string> keys{""};
   std::set<std::string> seen{""};
   while (keys.size() < count) {
     std::string key(1, char(keys.size() % 256));
+    if (skewed) key = "http://www." + key;
     key.append(rng() % 10, 'a');
-    for (size_t i = 1; i < key.size(); ++i) key[i] = char('a' + rng() % 3);
+    for (size_t i = skewed ? 12 : 1; i < key.size(); ++i) {
+      key[i] = char('a' + rng() % 3);
+    }
     if (seen.insert(key).second) keys.push_back(key);
   }
   return keys;
@@ -95,7 +101,8 @@ class ArenaConcurrentTest : public ::testing::TestWithParam<std::string> {
     ASSERT_TRUE(made.ok()) << made.status();
     store_ = *std::move(made);
     ASSERT_TRUE(store_->IsThreadSafe());
-    keys_ = MakeKeys(Scaled(3000, 300));
+    balanced_ = GetParam().find("partition=balanced") != std::string::npos;
+    keys_ = MakeKeys(Scaled(3000, 300), balanced_);
     index_.clear();
     for (size_t i = 0; i < keys_.size(); ++i) index_[keys_[i]] = i;
     acked_ = std::vector<std::atomic<uint64_t>>(keys_.size());
@@ -205,6 +212,7 @@ class ArenaConcurrentTest : public ::testing::TestWithParam<std::string> {
   }
 
   std::unique_ptr<KVStore> store_;
+  bool balanced_ = false;
   std::vector<std::string> keys_;
   std::map<std::string, size_t> index_;
   std::vector<std::atomic<uint64_t>> acked_;
@@ -229,6 +237,12 @@ TEST_P(ArenaConcurrentTest, ReadersSeeOnlyAcknowledgedStates) {
   for (std::thread& t : readers) t.join();
   ASSERT_EQ(thread_errors.first(), "") << "a thread threw";
   ASSERT_EQ(failures.count.load(), 0) << failures.first;
+  if (balanced_) {
+    // The readers ran across repartitions: the store grew from empty while
+    // they read.
+    EXPECT_GE(dynamic_cast<const HyperionArenaStore&>(*store_).repartitions(),
+              3u);
+  }
 
   // Quiescent: exact.
   Oracle want;
@@ -250,11 +264,19 @@ TEST_P(ArenaConcurrentTest, ReadersSeeOnlyAcknowledgedStates) {
 
 INSTANTIATE_TEST_SUITE_P(
     Arenas, ArenaConcurrentTest,
-    ::testing::Values("hyperion:arenas=1", "hyperion:arenas=2",
-                      "hyperion:arenas=3:lock=rw",
-                      "hyperion:arenas=3:lock=mutex",
-                      "hyperion:arenas=16:lock=rw:embed=16:split_above=64",
-                      "hyperion:arenas=256", "hyperion:arenas=256:lock=rw"),
+    ::testing::Values(
+        "hyperion:arenas=1", "hyperion:arenas=2", "hyperion:arenas=3:lock=rw",
+        "hyperion:arenas=3:lock=mutex",
+        "hyperion:arenas=16:lock=rw:embed=16:split_above=64",
+        "hyperion:arenas=256", "hyperion:arenas=256:lock=rw",
+        "hyperion:arenas=2:partition=balanced",
+        "hyperion:arenas=16:partition=balanced:lock=rw",
+        "hyperion:arenas=3:partition=balanced:lock=mutex:"
+        "embed=16:split_above=64",
+        "hyperion:arenas=1:lock=leftright", "hyperion:arenas=2:lock=leftright",
+        "hyperion:arenas=3:lock=leftright",
+        "hyperion:arenas=16:lock=leftright:embed=16:split_above=64",
+        "hyperion:arenas=256:lock=leftright"),
     [](const ::testing::TestParamInfo<std::string>& info) {
       std::string name = info.param;
       for (char& c : name) {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -37,7 +38,10 @@ TEST(HyperionArenas, Options) {
   RegisterStage5Stores(&registry);
   for (const char* spec :
        {"hyperion:arenas=1", "hyperion:arenas=256", "hyperion:arenas=3:lock=rw",
-        "hyperion:arenas=2:lock=mutex:embed=16"}) {
+        "hyperion:arenas=2:lock=mutex:embed=16",
+        "hyperion:arenas=4:partition=byte",
+        "hyperion:arenas=4:partition=balanced:lock=mutex",
+        "hyperion:arenas=5:lock=leftright"}) {
     absl::StatusOr<std::unique_ptr<KVStore>> made = registry.Make(spec);
     ASSERT_TRUE(made.ok()) << spec;
     EXPECT_TRUE((*made)->IsThreadSafe()) << spec;
@@ -47,9 +51,14 @@ TEST(HyperionArenas, Options) {
     KVStore* raw = made->get();
     EXPECT_EQ(MakeThreadSafe(*std::move(made)).get(), raw) << spec;
   }
-  for (const char* spec : {"hyperion:arenas=0", "hyperion:arenas=257",
-                           "hyperion:arenas=x", "hyperion:arenas=2:lock=ticket",
-                           "hyperion:lock=rw", "hyperion:arenas=2:embed=8"}) {
+  for (const char* spec :
+       {"hyperion:arenas=0", "hyperion:arenas=257", "hyperion:arenas=x",
+        "hyperion:arenas=2:lock=ticket", "hyperion:lock=rw",
+        "hyperion:arenas=2:embed=8", "hyperion:partition=balanced",
+        "hyperion:arenas=2:partition=range",
+        // Balanced routing is checked under a lock left-right readers do
+        // not take.
+        "hyperion:arenas=2:partition=balanced:lock=leftright"}) {
     EXPECT_FALSE(registry.Make(spec).ok()) << spec;
   }
 }
@@ -68,10 +77,17 @@ Oracle KeysOfEveryFirstByte() {
 }
 
 TEST(HyperionArenas, KeysLiveInTheArenaOfTheirFirstByte) {
-  for (uint32_t n : {1u, 2u, 3u, 16u, 256u}) {
-    SCOPED_TRACE(n);
+  for (const auto& [n, lock] : {std::pair{1u, ArenaOptions::Lock::kSpin},
+                                {2u, ArenaOptions::Lock::kSpin},
+                                {3u, ArenaOptions::Lock::kSpin},
+                                {16u, ArenaOptions::Lock::kSpin},
+                                {256u, ArenaOptions::Lock::kSpin},
+                                {1u, ArenaOptions::Lock::kLeftRight},
+                                {3u, ArenaOptions::Lock::kLeftRight},
+                                {256u, ArenaOptions::Lock::kLeftRight}}) {
+    SCOPED_TRACE(absl::StrCat(n, " arenas, lock ", int(lock)));
     std::unique_ptr<HyperionArenaStore> store =
-        NewHyperionArenaStore({}, {.arenas = n});
+        NewHyperionArenaStore({}, {.arenas = n, .lock = lock});
     ASSERT_EQ(store->arena_count(), n);
     const Oracle keys = KeysOfEveryFirstByte();
     for (const auto& [k, v] : keys) ASSERT_TRUE(store->Put(k, v).ok());
@@ -91,6 +107,10 @@ TEST(HyperionArenas, KeysLiveInTheArenaOfTheirFirstByte) {
     }
     EXPECT_EQ(total, keys.size());
     EXPECT_GT(*store->MemoryUsage(), memory);
+    // Both copies counted: arena(a) is the one readers use.
+    if (lock == ArenaOptions::Lock::kLeftRight) {
+      EXPECT_GT(*store->MemoryUsage(), 2 * memory);
+    }
     // GetNth across the arenas is the sorted order.
     uint64_t i = 0;
     for (const auto& [k, v] : keys) {
@@ -159,9 +179,13 @@ TEST(HyperionArenas, CheckerNamesAMisplacedOrMiscountedKey) {
 }
 
 TEST(HyperionArenas, SingleThreadedDifferential) {
-  for (const char* spec : {"hyperion:arenas=1", "hyperion:arenas=3:lock=rw",
-                           "hyperion:arenas=16:split_above=64:embed=16",
-                           "hyperion:arenas=256:lock=mutex"}) {
+  for (const char* spec :
+       {"hyperion:arenas=1", "hyperion:arenas=3:lock=rw",
+        "hyperion:arenas=16:split_above=64:embed=16",
+        "hyperion:arenas=256:lock=mutex",
+        "hyperion:arenas=2:partition=balanced",
+        "hyperion:arenas=16:partition=balanced:split_above=64:embed=16",
+        "hyperion:arenas=3:lock=leftright:embed=16"}) {
     SCOPED_TRACE(spec);
     std::unique_ptr<KVStore> store = Make(spec);
     ASSERT_NE(store, nullptr);
@@ -176,6 +200,85 @@ TEST(HyperionArenas, SingleThreadedDifferential) {
     testing::RunDifferential(store.get(), options);
     EXPECT_EQ(store->CheckInvariants(), absl::OkStatus());
   }
+}
+
+// Keys that share their first 23 bytes, as urls do, in a shuffled order.
+std::vector<std::string> SkewedKeys(size_t count) {
+  std::vector<std::string> keys;
+  for (size_t i = 0; i < count; ++i) {
+    keys.push_back(absl::StrCat("http://www.example.com/", i * 7919 % count));
+  }
+  return keys;
+}
+
+// The byte partition puts keys sharing their first byte into one arena; the
+// balanced one spreads them over all, contiguous, in key order.
+TEST(HyperionArenas, BalancedPartitionSpreadsSkewedKeys) {
+  constexpr uint32_t kArenas = 8;
+  const std::vector<std::string> keys = SkewedKeys(20000);
+  std::unique_ptr<HyperionArenaStore> byte =
+      NewHyperionArenaStore({}, {.arenas = kArenas});
+  std::unique_ptr<HyperionArenaStore> store = NewHyperionArenaStore(
+      {}, {.arenas = kArenas, .partition = ArenaOptions::Partition::kBalanced});
+  Oracle model;
+  for (const std::string& k : keys) {
+    ASSERT_TRUE(byte->Put(k, k).ok());
+    ASSERT_TRUE(store->Put(k, k).ok());
+    model[k] = k;
+  }
+  EXPECT_EQ(byte->arena(uint8_t('h') % kArenas).Size(), keys.size());
+  EXPECT_EQ(byte->repartitions(), 0u);
+  // Grown by half from a few keys per arena to 2,500: about a dozen times.
+  EXPECT_GE(store->repartitions(), 5u);
+  EXPECT_LE(store->repartitions(), 20u);
+  EXPECT_EQ(store->CheckInvariants(), absl::OkStatus());
+  const uint64_t share = keys.size() / kArenas;
+  std::string last;
+  for (size_t a = 0; a < kArenas; ++a) {
+    const HyperionStore& arena = store->arena(a);
+    // Within the slack of a kept split and the growth since the last
+    // repartition.
+    EXPECT_GE(arena.Size(), share / 4) << a;
+    EXPECT_LE(arena.Size(), 2 * share) << a;
+    arena.Scan("", [&](std::string_view k, std::string_view) {
+      EXPECT_LT(last, k) << "arena " << a << " out of order";
+      last = k;
+      return true;
+    });
+  }
+  EXPECT_EQ(Contents(*store), model);
+  uint64_t i = 0;
+  for (const auto& [k, v] : model) {
+    if (i % 97 == 0) {
+      std::string key;
+      ASSERT_TRUE(store->GetNth(i, &key, nullptr));
+      EXPECT_EQ(key, k);
+    }
+    ++i;
+  }
+  // Deleting the first half empties the low arenas; nothing misroutes.
+  for (size_t n = 0; n < keys.size() / 2; ++n) {
+    ASSERT_TRUE(store->DeleteNth(0));
+    model.erase(model.begin());
+  }
+  EXPECT_EQ(Contents(*store), model);
+  EXPECT_EQ(store->CheckInvariants(), absl::OkStatus());
+}
+
+TEST(HyperionArenas, BalancedCheckerNamesAMisplacedOrMiscountedKey) {
+  std::unique_ptr<HyperionArenaStore> store = NewHyperionArenaStore(
+      {}, {.arenas = 4, .partition = ArenaOptions::Partition::kBalanced});
+  for (const std::string& k : SkewedKeys(500)) {
+    ASSERT_TRUE(store->Put(k, "v").ok());
+  }
+  ASSERT_GT(store->repartitions(), 0u);
+  EXPECT_EQ(store->CheckInvariants(), absl::OkStatus());
+  // A key of arena 3's range put into arena 1 behind the store's back.
+  const_cast<HyperionStore&>(store->arena(1)).Put("\xff", "v").IgnoreError();
+  const absl::Status status = store->CheckInvariants();
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("arena 1 holds key"), std::string_view::npos)
+      << status;
 }
 
 TEST(HyperionArenas, ExportsEachArenaAsACluster) {

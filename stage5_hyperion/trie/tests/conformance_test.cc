@@ -28,9 +28,15 @@ INSTANTIATE_TEST_SUITE_P(
          "hyperion:arenas=16", "hyperion:arenas=256",
          "hyperion:arenas=1:lock=rw", "hyperion:arenas=3:lock=rw",
          "hyperion:arenas=256:lock=rw", "hyperion:arenas=2:lock=mutex",
-         "hyperion:arenas=16:lock=mutex",
+         "hyperion:arenas=16:lock=mutex", "hyperion:arenas=1:lock=leftright",
+         "hyperion:arenas=16:lock=leftright",
          // Arenas over pre-processed tries (byte 0 keeps its place).
-         "hyperion:arenas=3:preprocess=1"})),
+         "hyperion:arenas=3:preprocess=1",
+         // Balanced partition: its repartitions start at a few keys per
+         // arena, so the suite's stores go through several.
+         "hyperion:arenas=2:partition=balanced",
+         "hyperion:arenas=16:partition=balanced",
+         "hyperion:arenas=3:lock=rw:partition=balanced"})),
     testing::ConformanceCaseName);
 
 }  // namespace

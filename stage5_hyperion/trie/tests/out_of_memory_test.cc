@@ -18,6 +18,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 #include <new>
 #include <random>
 #include <string>
@@ -25,6 +26,7 @@
 
 #include "gtest/gtest.h"
 #include "hyperion_trie.h"
+#include "kvlab/stage5/arena_store.h"
 #include "kvlab/stage5/memory_manager.h"
 #include "kvlab/testing/allocation_failure.h"
 #include "kvlab/testing/failing_allocator.h"
@@ -257,6 +259,118 @@ TEST(HyperionOutOfMemory, PreprocessedBusyStoreEachAllocationFailingOnce) {
                                              .preprocess = true}));
       },
       BusyOptions());
+}
+
+// Arenas under lock=leftright: a write whose second copy finds no memory
+// has succeeded (readers see the first copy), and the arena's next write
+// replays it onto that copy before changing it, or fails having changed
+// nothing. Two arenas, so that a change left pending in one waits while
+// the other is written.
+std::unique_ptr<KVStore> LeftRightArenas() {
+  return NewHyperionArenaStore(
+      HyperionOptions{.inline_value = 16,
+                      .embed_limit = 16,
+                      .jump_table = 1,
+                      .jump_table_min = 0,
+                      .split_above = 256},
+      {.arenas = 2, .lock = ArenaOptions::Lock::kLeftRight});
+}
+
+// Fewer operations than BusyOptions: every write allocates twice as often.
+kvlab::testing::AllocationFailureOptions LeftRightOptions() {
+  kvlab::testing::AllocationFailureOptions options = BusyOptions();
+  options.operations = 80;
+  options.preload = 80;
+  return options;
+}
+
+TEST(HyperionOutOfMemory, LeftRightArenasEachAllocationFailingOnce) {
+  kvlab::testing::RunAllocationFailureSweep(LeftRightArenas,
+                                            LeftRightOptions());
+}
+
+TEST(HyperionOutOfMemory, LeftRightArenasMemoryGoneForGood) {
+  kvlab::testing::AllocationFailureOptions options = LeftRightOptions();
+  options.persistent = true;
+  kvlab::testing::RunAllocationFailureSweep(LeftRightArenas, options);
+}
+
+// Arenas over contiguous ranges: a store that grows from a few keys
+// repartitions several times during the sweep, and a failed allocation
+// inside a repartition must leave the store as it was.
+TEST(HyperionOutOfMemory, BalancedArenasEachAllocationFailingOnce) {
+  kvlab::testing::AllocationFailureOptions options;
+  options.preload = 10;
+  options.operations = 250;
+  kvlab::testing::RunAllocationFailureSweep(
+      [] {
+        return std::unique_ptr<KVStore>(NewHyperionArenaStore(
+            {},
+            {.arenas = 3, .partition = ArenaOptions::Partition::kBalanced}));
+      },
+      options);
+}
+
+// The Put that sets off a repartition, with each allocation failing in
+// turn: the Put fails cleanly, or succeeds with the repartition whole or
+// not at all.
+TEST(HyperionOutOfMemory, RepartitionFindingNoMemory) {
+  auto make = [] {
+    return NewHyperionArenaStore(
+        {}, {.arenas = 4, .partition = ArenaOptions::Partition::kBalanced});
+  };
+  std::vector<std::string> keys;
+  for (int i = 0; i < 200; ++i) {
+    keys.push_back("http://www.example.com/" + std::to_string(i * 37 % 200));
+  }
+  size_t trigger = 0;  // the Put that repartitions first
+  {
+    std::unique_ptr<HyperionArenaStore> store = make();
+    while (trigger < keys.size()) {
+      ASSERT_TRUE(store->Put(keys[trigger], "v").ok());
+      if (store->repartitions() > 0) break;
+      ++trigger;
+    }
+    ASSERT_LT(trigger, keys.size());
+  }
+  bool kept_put_without_repartition = false;
+  for (uint64_t k = 1;; ++k) {
+    std::unique_ptr<HyperionArenaStore> store = make();
+    std::map<std::string, std::string> model;
+    for (size_t i = 0; i < trigger; ++i) {
+      ASSERT_TRUE(store->Put(keys[i], "v").ok());
+      model[keys[i]] = "v";
+    }
+    absl::StatusOr<bool> put;
+    bool reached;
+    {
+      FailingAllocations failing(k);
+      put = store->Put(keys[trigger], "v");
+      reached = failing.allocations() >= k;
+    }
+    const std::string where = "allocation " + std::to_string(k) + " failing";
+    if (put.ok()) {
+      model[keys[trigger]] = "v";
+      if (store->repartitions() == 0) kept_put_without_repartition = true;
+    } else {
+      EXPECT_TRUE(absl::IsResourceExhausted(put.status())) << where;
+      EXPECT_EQ(store->repartitions(), 0u) << where;
+    }
+    ASSERT_EQ(store->CheckInvariants(), absl::OkStatus()) << where;
+    ASSERT_EQ(store->Size(), model.size()) << where;
+    std::map<std::string, std::string> contents;
+    store->Scan("", [&](std::string_view key, std::string_view value) {
+      contents[std::string(key)] = value;
+      return true;
+    });
+    ASSERT_EQ(contents, model) << where;
+    if (!reached) {
+      EXPECT_EQ(store->repartitions(), 1u);
+      break;
+    }
+  }
+  // Some failure fell inside the repartition, after the Put's own write.
+  EXPECT_TRUE(kept_put_without_repartition);
 }
 
 // A store whose bins are fragmented: 12,000 keys, each value in a chunk of

@@ -25,8 +25,8 @@
 //   - An address from Resolve stays valid until that pointer is freed or
 //     reallocated or a compaction moves it; for superbin 0 until its block
 //     is resized.
-//   - A bin whose chunks are all free is unmapped at once (at most
-//     SegmentCache::kCapacity empty segments stay mapped for reuse), and a
+//   - A bin whose chunks are all free is unmapped at once (each superbin
+//     keeps the last segment it emptied mapped for its next bin), and a
 //     metabin without bins gives back its descriptor. A page of a bin that
 //     lies wholly inside free chunks leaves the resident set at once (it
 //     stays mapped and reads as zero), except the page(s) of the bin's
@@ -167,8 +167,9 @@ class MemoryManager {
   MemoryStats Stats() const;
   // Bytes of the bins' pages that hold part of a chunk in use (or of a
   // bin's kept chunk, above): what the bins keep resident, their free
-  // chunks on those pages included. Cached empty segments hold none.
-  // O(bins + chunks in use).
+  // chunks on those pages included. Cached empty segments are not
+  // counted, though each may keep the page of its chunk 0 resident (at
+  // most one page per superbin, segment_cache.h). O(bins + chunks in use).
   uint64_t HeldPageBytes() const;
   // Walks every bin and record, recounts, and compares with Stats() and
   // the structures' invariants. Returns "" or the first violation. O(size).

@@ -6,7 +6,7 @@
 //             compact, preprocess and more (`kvbench --list` prints each
 //             with its range and default).
 //             Not thread-safe; MakeThreadSafe wraps it. With option
-//             arenas=N (and lock=spin|rw|mutex) it is split into N
+//             arenas=N (and lock=spin|rw|mutex|leftright) it is split into N
 //             arenas by first key byte and thread-safe itself
 //             (kvlab/stage5/arena_store.h).
 
