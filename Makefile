@@ -42,9 +42,10 @@ endif
 RELEASE_DIR ?= build/release
 CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
 # Tests labelled `long` (stage 5's 2,000,000-operation differential runs) and
-# `grade_full` (the submission grader on the broken copies of stages 2 to 4,
-# which build those stages again under ASan and TSan) only run with LONG=1.
-CTEST_LABEL += $(if $(LONG),,-LE '^(long|grade_full)$$')
+# `grade_fixtures` (the submission grader on the kit's stages and broken
+# copies of them, which build the kit again in Release and under the
+# sanitizers: make grade-check, its own CI step) only run with LONG=1.
+CTEST_LABEL += $(if $(LONG),,-LE '^(long|grade_fixtures)$$')
 JOBS ?= 2
 PREFIX ?= /usr/local
 # Extra flags for kvbench, e.g. make bench BENCH_FLAGS="--repeat=3".
@@ -123,12 +124,13 @@ TOOL_RUN = $(KVBENCH) --in_process --allow_memory_overcommit \
 .PHONY: help deps build test exercises bench grade leaderboard handout install \
         memcheck massif profile heapprofile format format-check clean stage1 \
         stage2 stage3 stage4 stage5 asan tsan fuzz fuzz-build fuzz-check \
+        grade-check \
         draw docs-images
 
 help:
 	@echo "kvlab make targets:"
-	@echo "  make test                 build everything and run every test (LONG=1 adds the long ones),"
-	@echo "                            the arm64 cross compile of the library included (label portable)"
+	@echo "  make test                 build everything and run every test (LONG=1 adds the long ones"
+	@echo "                            and grade-check's), the arm64 cross compile of the library included"
 	@echo "  make build                build everything (Debug, build/debug) without testing"
 	@echo "  make stageN               build stage N (1-5, as they exist: $(strip $(STAGES)))"
 	@echo "  make stageN test          run stage N's tests, conformance suite included"
@@ -143,6 +145,8 @@ help:
 	@echo "  make grade SUBMISSION=dir STAGE=stageN   a student's tree: build, test groups,"
 	@echo "                            sanitizers, workload (PRIVATE_TESTS=dir; docs/grading.md);"
 	@echo "                            STAGE=stage5_memory or stage5_trie: one of stage 5's assignments"
+	@echo "  make [stageN] grade-check the grader on the kit's stages and broken copies of them:"
+	@echo "                            each must score what its expected.json says (docs/grading.md)"
 	@echo "  make leaderboard          rank the submission grades in GRADES (results/grades)"
 	@echo "  make [stageN] massif      valgrind massif on kvbench: peak heap, top allocation sites"
 	@echo "  make [stageN] profile     gperftools CPU profile of kvbench: text report and call graph"
@@ -315,6 +319,17 @@ fuzz: fuzz-build
 
 fuzz-check: fuzz-build
 	cd $(FUZZ_DIR) && ctest -j $(JOBS) --output-on-failure -L '^fuzz$$'
+
+# make [stageN] grade-check: the submission grader on the kit's stages and
+# on broken copies of them (benchmarks/grade/submission/tests/fixtures,
+# docs/grading.md), one ctest test a stage; each copy must score what its
+# expected.json says. The grades build the kit themselves (Release,
+# ASan+UBSan, TSan for stage 4) in $(BUILD_DIR)/grade_fixtures, one stage
+# after another, so this needs only the configured build directory.
+grade-check: $(BUILD_DIR)/build.ninja
+	@cmake/deps.sh build
+	cd $(BUILD_DIR) && ctest --output-on-failure \
+	  $(if $(STAGE),-R '^grade_submission_$(STAGE)$$',-L '^grade_fixtures$$')
 
 # make draw ARGS="...": kvlab-draw (Release) with those arguments.
 # make docs-images: the drawings the docs show, from docs/tools/draw_images.sh.

@@ -62,7 +62,7 @@ class GroupsTest(unittest.TestCase):
                          "a course handout has no fixtures")
     def test_the_fixture_groups_parse(self):
         for stage, count in (("stage1", 8), ("stage2", 9), ("stage3", 8),
-                             ("stage4", 6)):
+                             ("stage4", 6), ("stage5", 18)):
             parsed = groups.read_groups(os.path.join(
                 grade_fixtures_test.FIXTURES, stage, "groups.txt"))
             self.assertEqual(len(parsed), count, stage)
@@ -706,7 +706,7 @@ class FixtureExpectationsTest(unittest.TestCase):
     @unittest.skipUnless(os.path.isdir(grade_fixtures_test.FIXTURES),
                          "a course handout has no fixtures")
     def test_every_patch_has_an_expected_grade(self):
-        for stage in ("stage1", "stage2", "stage3", "stage4"):
+        for stage in ("stage1", "stage2", "stage3", "stage4", "stage5"):
             expected = grade_fixtures_test.load_expected(stage)
             patches = {f[:-len(".patch")] for f in os.listdir(os.path.join(
                 grade_fixtures_test.FIXTURES, stage)) if f.endswith(".patch")}
