@@ -27,6 +27,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -270,6 +271,18 @@ class alignas(64) Arena {
   std::string pending_key_;
   std::string pending_value_;
 };
+
+// The arenas of an arena store: `count` of them, each with a lock of
+// `kind` and an empty trie made with `options`.
+inline std::vector<std::unique_ptr<Arena>> MakeArenas(
+    size_t count, ArenaOptions::Lock kind, const HyperionOptions& options) {
+  std::vector<std::unique_ptr<Arena>> arenas;
+  arenas.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    arenas.push_back(std::make_unique<Arena>(kind, options));
+  }
+  return arenas;
+}
 
 }  // namespace kvlab::stage5
 

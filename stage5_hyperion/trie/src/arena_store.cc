@@ -74,12 +74,8 @@ std::string SlotStart(size_t s) { return std::string(1, char(s - 1)); }
 class ArenaStore final : public HyperionArenaStore {
  public:
   ArenaStore(const HyperionOptions& options, const ArenaOptions& arena_options)
-      : arena_count_(std::clamp<uint32_t>(arena_options.arenas, 1, 256)) {
-    arenas_.reserve(arena_count_);
-    for (size_t i = 0; i < arena_count_; ++i) {
-      arenas_.push_back(std::make_unique<Arena>(arena_options.lock, options));
-    }
-  }
+      : arena_count_(std::clamp<uint32_t>(arena_options.arenas, 1, 256)),
+        arenas_(MakeArenas(arena_count_, arena_options.lock, options)) {}
 
   bool GetNth(uint64_t n, std::string* key, std::string* value) const override;
   bool DeleteNth(uint64_t n) override;

@@ -67,13 +67,9 @@ class BalancedArenaStore final : public HyperionArenaStore {
                      const ArenaOptions& arena_options)
       : options_(options),
         arena_count_(std::clamp<uint32_t>(arena_options.arenas, 1, 256)),
+        arenas_(MakeArenas(arena_count_, arena_options.lock, options)),
         partition_(arena_count_),
-        counts_(arena_count_) {
-    arenas_.reserve(arena_count_);
-    for (size_t i = 0; i < arena_count_; ++i) {
-      arenas_.push_back(std::make_unique<Arena>(arena_options.lock, options));
-    }
-  }
+        counts_(arena_count_) {}
 
   bool GetNth(uint64_t n, std::string* key, std::string* value) const override;
   bool DeleteNth(uint64_t n) override;
