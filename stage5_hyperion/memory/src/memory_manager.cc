@@ -17,11 +17,11 @@
 
 namespace kvlab::stage5 {
 
-MemoryManager::MemoryManager()
+MemoryManager::MemoryManager(FreePagePolicy free_pages)
     : cache_(std::make_unique<SegmentCache>()),
       superbins_(std::make_unique<std::array<Superbin, kSuperbins>>()) {
   for (uint32_t i = 0; i < kSuperbins; ++i) {
-    (*superbins_)[i].Init(i, cache_.get());
+    (*superbins_)[i].Init(i, cache_.get(), free_pages);
   }
 }
 

@@ -22,10 +22,11 @@ Superbin::~Superbin() {
   for (Metabin* metabin : metabins_) delete metabin;
 }
 
-void Superbin::Init(uint32_t id, SegmentCache* cache) {
+void Superbin::Init(uint32_t id, SegmentCache* cache, FreePagePolicy policy) {
   id_ = id;
   chunk_size_ = ChunkSize(id);
   cache_ = cache;
+  policy_ = policy;
   // Free relies on a page being larger than any chunk.
   assert(segment_size() % PageSize() == 0);
   assert(kMaxSmallSize < PageSize());
@@ -76,11 +77,23 @@ size_t HighestInUse(const Bin& bin) {
 }  // namespace
 
 uint64_t Superbin::held_pages() const {
-  uint64_t pages = 0;
+  uint64_t pages = UnheldIdlePages();
   for (const Bin* bin : bin_table_) {
     if (bin != nullptr) pages += HeldPagesOf(*bin, chunk_size_, PageSize());
   }
   return pages;
+}
+
+uint64_t Superbin::UnheldIdlePages() const {
+  // Outside the kept chunk's pages by the invariant, so a wholly free idle
+  // page is counted nowhere else.
+  return idle_bin_ != nullptr && PageWhollyFree(*idle_bin_, idle_page_) ? 1 : 0;
+}
+
+bool Superbin::PageWhollyFree(const Bin& bin, size_t page) const {
+  const size_t bytes = PageSize();
+  return AllSetInRange(bin.free_map, page * bytes / chunk_size_,
+                       ((page + 1) * bytes - 1) / chunk_size_);
 }
 
 uint64_t Superbin::metadata_bytes() const {
@@ -173,27 +186,47 @@ void Superbin::ReturnFreePages(Bin* bin, size_t first, size_t last,
   const size_t keep_first_page = keep * chunk_size_ / page;
   const size_t keep_last_page = ((keep + 1) * chunk_size_ - 1) / page;
   const size_t last_page = ((last + 1) * chunk_size_ - 1) / page;
+  const bool keep_idle = policy_ == FreePagePolicy::kKeepLastPerSuperbin;
+  size_t idle_candidate = kNoBit;
   size_t run_start = 0, run_pages = 0;  // the pages to return, coalesced
   auto return_run = [&] {
-    if (run_pages == 0) return;
-    ReturnPages(bin->segment + run_start * page, run_pages * page);
-    pages_returned_ += run_pages;
+    ReturnPageRun(bin, run_start, run_pages);
     run_pages = 0;
   };
   for (size_t p = first * chunk_size_ / page; p <= last_page; ++p) {
-    // The chunks that have bytes in page p.
-    const size_t lo = p * page / chunk_size_;
-    const size_t hi = ((p + 1) * page - 1) / chunk_size_;
-    if (!AllSetInRange(bin->free_map, lo, hi)) {
+    const bool is_idle = bin == idle_bin_ && p == idle_page_;
+    if (!PageWhollyFree(*bin, p)) {
       return_run();
     } else if (p >= keep_first_page && p <= keep_last_page) {
       bin->kept_chunk = uint16_t(keep);
+      if (is_idle) idle_bin_ = nullptr;  // now held as the kept chunk's
+      return_run();
+    } else if (is_idle) {
+      return_run();  // resident already, and stays the idle page
+    } else if (keep_idle && idle_candidate == kNoBit) {
+      idle_candidate = p;
       return_run();
     } else if (run_pages++ == 0) {
       run_start = p;
     }
   }
   return_run();
+  if (idle_candidate != kNoBit) SetIdlePage(bin, idle_candidate);
+}
+
+void Superbin::ReturnPageRun(Bin* bin, size_t first_page, size_t pages) {
+  if (pages == 0) return;
+  ReturnPages(bin->segment + first_page * PageSize(), pages * PageSize());
+  pages_returned_ += pages;
+}
+
+void Superbin::SetIdlePage(Bin* bin, size_t page) {
+  // The previous one's chunks may have been taken since: it is then held.
+  if (idle_bin_ != nullptr && PageWhollyFree(*idle_bin_, idle_page_)) {
+    ReturnPageRun(idle_bin_, idle_page_, 1);
+  }
+  idle_bin_ = bin;
+  idle_page_ = page;
 }
 
 ChunkLocation Superbin::Locate(HyperionPointer hp) const {
@@ -309,6 +342,11 @@ void Superbin::ReleaseBin(Metabin* metabin, uint32_t metabin_id,
                           uint32_t bin_id) {
   const size_t index = size_t{metabin_id} * kBinsPerMetabin + bin_id;
   Bin* bin = bin_table_[index];
+  // The segment cache takes segments with their pages returned.
+  if (bin == idle_bin_) {
+    if (bin->evacuating == 0) ReturnPageRun(bin, idle_page_, 1);
+    idle_bin_ = nullptr;
+  }
   // Its frees skipped ReturnFreePages: one call for the whole segment.
   if (bin->evacuating != 0) ReturnPages(bin->segment, segment_size());
   cache_->Release(id_, bin->segment, segment_size());
@@ -460,6 +498,19 @@ std::string Superbin::Check() const {
         AllClear(metabins_[id]->not_full, Metabin::kWords)) {
       return absl::StrCat(where, "list holds metabin ", id,
                           " that is absent or full");
+    }
+  }
+  if (idle_bin_ != nullptr) {
+    if (std::find(bin_table_.begin(), bin_table_.end(), idle_bin_) ==
+            bin_table_.end() ||
+        idle_page_ >= segment_size() / PageSize()) {
+      return absl::StrCat(where, "idle page outside every bin");
+    }
+    const uint16_t kept = idle_bin_->kept_chunk;
+    if (kept != kNoKeptChunk && PageWhollyFree(*idle_bin_, idle_page_) &&
+        idle_page_ >= kept * chunk_size_ / PageSize() &&
+        idle_page_ <= ((kept + 1) * chunk_size_ - 1) / PageSize()) {
+      return absl::StrCat(where, "idle page is a page of the kept chunk");
     }
   }
   if (evacuating != evacuating_.size()) {

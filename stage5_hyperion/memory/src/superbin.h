@@ -34,6 +34,13 @@
 //     returns its pages at once when it is released, not chunk by chunk.
 //     (Residency is the kernel's to report: tests/page_return_test.cc
 //     checks this one with mincore; Check() checks the others.)
+//   - With FreePagePolicy::kKeepLastPerSuperbin, one more wholly free page
+//     may stay resident: the idle page, the lowest page that the latest
+//     ReturnFreePages found wholly free outside its kept chunk. The next
+//     such page sends it back. The idle page lies in an existing bin and,
+//     while wholly free, outside the pages of that bin's kept chunk; its
+//     chunks may have been taken since (it then counts as any page in
+//     use). A bin released returns it (segment_cache.h).
 //   - Superbin 0, metabin 0, bin 0, chunk 0 is reserved (never handed out):
 //     its pointer is the all-zero null pointer.
 //   - During a compaction (compaction.cc), exactly the bins listed in
@@ -53,6 +60,7 @@
 #include <vector>
 
 #include "absl/functional/function_ref.h"
+#include "kvlab/stage5/free_page_policy.h"
 #include "kvlab/stage5/hyperion_pointer.h"
 #include "kvlab/stage5/size_classes.h"
 #include "segment_cache.h"
@@ -107,7 +115,7 @@ class Superbin {
   ~Superbin();
 
   // Must be called once before anything else.
-  void Init(uint32_t id, SegmentCache* cache);
+  void Init(uint32_t id, SegmentCache* cache, FreePagePolicy policy);
 
   // A free chunk, now in use. Its memory is as the manager left it when it
   // was freed (the manager keeps free chunks zeroed and poisoned). Throws
@@ -141,7 +149,8 @@ class Superbin {
   uint64_t metabins() const { return metabin_count_; }
   uint64_t metadata_bytes() const;
   // Pages of the bins' segments that hold part of a chunk in use or of a
-  // bin's kept chunk: the ones kept resident. O(bins + chunks in use).
+  // bin's kept chunk, and the idle page: the ones kept resident.
+  // O(bins + chunks in use).
   uint64_t held_pages() const;
   // Pages returned to the system since Init (a page touched again and
   // returned again counts twice).
@@ -199,8 +208,19 @@ class Superbin {
   void GrowTargetsSlack();
   // Returns the pages of `bin` that overlap chunks first..last and lie
   // wholly inside free chunks, except those of chunk `keep`, the lowest
-  // free one; records it as the bin's kept chunk if it spares one.
+  // free one, and under kKeepLastPerSuperbin the lowest of the others,
+  // which becomes the idle page (the previous one goes back); records
+  // `keep` as the bin's kept chunk if it spares one of its pages.
   void ReturnFreePages(Bin* bin, size_t first, size_t last, size_t keep);
+  // Gives pages first_page.. of `bin` back to the system and counts them.
+  void ReturnPageRun(Bin* bin, size_t first_page, size_t pages);
+  // True if every chunk with bytes in page `page` of `bin` is free.
+  bool PageWhollyFree(const Bin& bin, size_t page) const;
+  // Makes page `page` of `bin` the idle page, returning the previous one
+  // if it is still wholly free.
+  void SetIdlePage(Bin* bin, size_t page);
+  // 1 if the idle page is resident but held by no chunk in use, else 0.
+  uint64_t UnheldIdlePages() const;
   void ReleaseMetabin(uint32_t metabin_id);
   void ListInsert(uint32_t metabin_id);
   void ListRemove(uint32_t metabin_id);
@@ -230,6 +250,9 @@ class Superbin {
   uint64_t metabin_count_ = 0;
   uint64_t slack_bytes_ = 0;  // the bins' slack arrays
   uint64_t pages_returned_ = 0;
+  FreePagePolicy policy_ = FreePagePolicy::kReturnAtOnce;
+  Bin* idle_bin_ = nullptr;         // the idle page's bin; nullptr: none
+  size_t idle_page_ = 0;            // its index in the bin's segment
   std::vector<BinRef> evacuating_;  // bins being emptied
   std::vector<BinRef> targets_;     // where their chunks go, densest first
   size_t next_target_ = 0;

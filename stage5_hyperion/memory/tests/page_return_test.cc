@@ -29,9 +29,13 @@ size_t CountResident(const char* begin, size_t pages) {
 
 // A fresh manager's bin 0 of one superbin, filled with chunks that have
 // all been written to, so that every page of the segment is resident.
+// Most tests follow one page at a time with FreePagePolicy::kReturnAtOnce;
+// the idle page's tests use the default.
 class FullBin {
  public:
-  explicit FullBin(size_t chunk_size) : chunk_size_(chunk_size) {
+  explicit FullBin(size_t chunk_size,
+                   FreePagePolicy policy = FreePagePolicy::kKeepLastPerSuperbin)
+      : mm_(policy), chunk_size_(chunk_size) {
     for (size_t i = 0; i < kChunksPerBin; ++i) {
       chunks_.push_back(mm_.Allocate(chunk_size));
       std::memset(mm_.Resolve(chunks_.back()), 0xab, chunk_size);
@@ -79,7 +83,8 @@ class PageReturnTest : public ::testing::Test {
 };
 
 TEST_F(PageReturnTest, PagesOfFreeChunksLeaveTheResidentSet) {
-  FullBin bin(1024);  // four chunks to a 4 KiB page
+  FullBin bin(1024,
+              FreePagePolicy::kReturnAtOnce);  // four chunks to a 4 KiB page
   const size_t pages = bin.pages();
   ASSERT_EQ(bin.ResidentPages(), pages);
   EXPECT_EQ(bin.PagesReturned(), 0u);
@@ -97,14 +102,14 @@ TEST_F(PageReturnTest, PagesOfFreeChunksLeaveTheResidentSet) {
 // chunk is free it must go too.
 TEST_F(PageReturnTest,
        ThePageKeptForTheNextAllocationGoesWhenALowerOneTakesOver) {
-  FullBin bin(1024);
+  FullBin bin(1024, FreePagePolicy::kReturnAtOnce);
   for (size_t i = kChunksPerBin - 2; i >= 1; --i) bin.Free(i);
   EXPECT_EQ(bin.ResidentPages(), 2u);
   EXPECT_EQ(bin.PagesReturned(), bin.pages() - 2);
 }
 
 TEST_F(PageReturnTest, ThePageOfTheLowestFreeChunkStays) {
-  FullBin bin(1024);
+  FullBin bin(1024, FreePagePolicy::kReturnAtOnce);
   const size_t pages = bin.pages();
   // Page 2 (chunks 8..11) empties, but chunk 8 is the next allocation.
   for (size_t i = 8; i < 12; ++i) bin.Free(i);
@@ -127,7 +132,7 @@ TEST_F(PageReturnTest, ThePageOfTheLowestFreeChunkStays) {
 // 96-byte chunks do not divide a page: a chunk in use keeps both pages it
 // spans, and a page returns only once every chunk with bytes in it is free.
 TEST_F(PageReturnTest, AChunkAcrossAPageBoundaryKeepsBothPages) {
-  FullBin bin(96);
+  FullBin bin(96, FreePagePolicy::kReturnAtOnce);
   const size_t straddling = (2 * kPage) / 96;  // bytes on pages 1 and 2
   ASSERT_LT(straddling * 96, 2 * kPage);
   ASSERT_GT((straddling + 1) * 96, 2 * kPage);
@@ -163,7 +168,7 @@ TEST_F(PageReturnTest, AnEmptiedBinKeepsOnlyThePageOfChunkZero) {
 // With the lowest free chunk on a page returned earlier, frees below it
 // and allocations in turn must not give that page back again and again.
 TEST_F(PageReturnTest, FreesBelowAReturnedPageDoNotReturnItAgain) {
-  FullBin bin(1024);
+  FullBin bin(1024, FreePagePolicy::kReturnAtOnce);
   for (size_t i = 8; i < 16; ++i) bin.Free(i);  // page 2 kept, 3 returned
   EXPECT_EQ(bin.PagesReturned(), 1u);
   for (size_t i = 8; i < 12; ++i) bin.Allocate(i);  // lowest free: 12
@@ -175,6 +180,46 @@ TEST_F(PageReturnTest, FreesBelowAReturnedPageDoNotReturnItAgain) {
   EXPECT_FALSE(bin.Resident(3));
 }
 
+// A container growing into the next size class frees its old chunk, and
+// the next one to grow takes it again: the pages such frees empty must not
+// go back and fault in again each time.
+TEST_F(PageReturnTest, APageFreedAndTakenAgainStaysResident) {
+  FullBin bin(1024);
+  for (int round = 0; round < 100; ++round) {
+    bin.Free(4);                                  // the lowest free chunk
+    for (size_t i = 8; i < 12; ++i) bin.Free(i);  // page 2, wholly free
+    EXPECT_TRUE(bin.Resident(2));
+    bin.Allocate(4);
+    for (size_t i = 8; i < 12; ++i) bin.Allocate(i);
+  }
+  EXPECT_EQ(bin.PagesReturned(), 0u);
+  EXPECT_EQ(bin.ResidentPages(), bin.pages());
+  EXPECT_EQ(bin.mm().CheckConsistency(), "");
+}
+
+// Only one page per superbin stays idle: the next page a free empties
+// sends it back, and a store that shrinks gives back all but that page.
+TEST_F(PageReturnTest, TheIdlePageGoesWhenTheSuperbinEmptiesAnother) {
+  FullBin bin(1024);
+  bin.Free(4);
+  for (size_t i = 8; i < 12; ++i) bin.Free(i);
+  EXPECT_EQ(bin.PagesReturned(), 0u);
+  for (size_t i = 12; i < 16; ++i) bin.Free(i);
+  EXPECT_FALSE(bin.Resident(2));
+  EXPECT_TRUE(bin.Resident(3));
+  EXPECT_EQ(bin.PagesReturned(), 1u);
+  EXPECT_EQ(bin.mm().HeldPageBytes(), bin.ResidentPages() * kPage);
+  // Everything but the first and the last chunk: pages 0 and 1 (chunks 0
+  // and 4, the lowest free), the last page, and the idle page.
+  for (size_t i = 1; i + 1 < kChunksPerBin; ++i) {
+    if (i != 4 && (i < 8 || i >= 16)) bin.Free(i);
+  }
+  EXPECT_EQ(bin.ResidentPages(), 3u);
+  EXPECT_EQ(bin.PagesReturned(), bin.pages() - 3);
+  EXPECT_EQ(bin.mm().HeldPageBytes(), bin.ResidentPages() * kPage);
+  EXPECT_EQ(bin.mm().CheckConsistency(), "");
+}
+
 // A compaction empties a sparse bin into a dense one's holes: the emptied
 // bin's pages go back in one call when it is released, not chunk by chunk.
 // HeldPageBytes (what MemoryUsage counts for the bins) is exactly what the
@@ -182,37 +227,39 @@ TEST_F(PageReturnTest, FreesBelowAReturnedPageDoNotReturnItAgain) {
 // partly free and shared by two chunks, the kept chunk, and allocations
 // back into them. 96-byte chunks straddle page boundaries.
 TEST_F(PageReturnTest, HeldPageBytesAreTheResidentPages) {
-  for (const size_t chunk_size :
-       {size_t{32}, size_t{96}, size_t{1024}, size_t{2016}}) {
-    FullBin bin(chunk_size);
-    const auto expect_resident = [&](const char* step) {
-      EXPECT_EQ(bin.mm().HeldPageBytes(), bin.ResidentPages() * kPage)
-          << "chunk size " << chunk_size << ", " << step;
-    };
-    expect_resident("full");
-    uint64_t x = 12345;  // a fixed pseudo-random pattern
-    std::vector<size_t> freed;
-    for (size_t i = 0; i < kChunksPerBin; ++i) {
-      x = x * 6364136223846793005u + 1442695040888963407u;
-      // Runs of free chunks long enough to empty whole pages (the first
-      // one from chunk 0, so the lowest free chunk's wholly free page is
-      // kept), and single free chunks between live ones.
-      if ((x >> 60) < 9 || (i / 200) % 3 == 0) {
-        bin.Free(i);
-        freed.push_back(i);
+  for (const FreePagePolicy policy :
+       {FreePagePolicy::kKeepLastPerSuperbin, FreePagePolicy::kReturnAtOnce})
+    for (const size_t chunk_size :
+         {size_t{32}, size_t{96}, size_t{1024}, size_t{2016}}) {
+      FullBin bin(chunk_size, policy);
+      const auto expect_resident = [&](const char* step) {
+        EXPECT_EQ(bin.mm().HeldPageBytes(), bin.ResidentPages() * kPage)
+            << "chunk size " << chunk_size << ", " << step;
+      };
+      expect_resident("full");
+      uint64_t x = 12345;  // a fixed pseudo-random pattern
+      std::vector<size_t> freed;
+      for (size_t i = 0; i < kChunksPerBin; ++i) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        // Runs of free chunks long enough to empty whole pages (the first
+        // one from chunk 0, so the lowest free chunk's wholly free page is
+        // kept), and single free chunks between live ones.
+        if ((x >> 60) < 9 || (i / 200) % 3 == 0) {
+          bin.Free(i);
+          freed.push_back(i);
+        }
       }
+      expect_resident("after the frees");
+      // Allocations take the lowest free chunks: a seventh of them, in order,
+      // each written as the trie writes a new chunk (a page comes back into
+      // the resident set when touched).
+      for (size_t k = 0; k < freed.size() / 7; ++k) {
+        bin.Allocate(freed[k]);
+        std::memset(bin.mm().Resolve(bin.chunk(freed[k])), 0xcd, chunk_size);
+      }
+      expect_resident("after allocating some back");
+      EXPECT_EQ(bin.mm().CheckConsistency(), "");
     }
-    expect_resident("after the frees");
-    // Allocations take the lowest free chunks: a seventh of them, in order,
-    // each written as the trie writes a new chunk (a page comes back into
-    // the resident set when touched).
-    for (size_t k = 0; k < freed.size() / 7; ++k) {
-      bin.Allocate(freed[k]);
-      std::memset(bin.mm().Resolve(bin.chunk(freed[k])), 0xcd, chunk_size);
-    }
-    expect_resident("after allocating some back");
-    EXPECT_EQ(bin.mm().CheckConsistency(), "");
-  }
 }
 
 TEST_F(PageReturnTest, ACompactedBinIsReturnedWhole) {

@@ -28,9 +28,12 @@
 //   - A bin whose chunks are all free is unmapped at once (each superbin
 //     keeps the last segment it emptied mapped for its next bin), and a
 //     metabin without bins gives back its descriptor. A page of a bin that
-//     lies wholly inside free chunks leaves the resident set at once (it
-//     stays mapped and reads as zero), except the page(s) of the bin's
-//     lowest free chunk, which the next allocation there takes.
+//     lies wholly inside free chunks leaves the resident set (it stays
+//     mapped and reads as zero), except the page(s) of the bin's lowest
+//     free chunk, which the next allocation there takes, and under
+//     FreePagePolicy::kKeepLastPerSuperbin (the default) one page per
+//     superbin, which goes once the superbin frees another
+//     (free_page_policy.h).
 //   - Under AddressSanitizer, free chunks, unused tails of live chunks and
 //     of heap blocks are poisoned: touching them is reported as
 //     use-after-poison.
@@ -62,6 +65,7 @@
 #include <string>
 #include <string_view>
 
+#include "kvlab/stage5/free_page_policy.h"
 #include "kvlab/stage5/hyperion_pointer.h"
 #include "kvlab/stage5/memory_stats.h"
 #include "kvlab/stage5/size_classes.h"
@@ -87,7 +91,8 @@ struct CompactionPolicy {
 
 class MemoryManager {
  public:
-  MemoryManager();
+  explicit MemoryManager(
+      FreePagePolicy free_pages = FreePagePolicy::kKeepLastPerSuperbin);
   MemoryManager(const MemoryManager&) = delete;
   MemoryManager& operator=(const MemoryManager&) = delete;
   // Releases everything, live allocations included.
@@ -166,7 +171,8 @@ class MemoryManager {
   // Counters kept on every call; O(superbins).
   MemoryStats Stats() const;
   // Bytes of the bins' pages that hold part of a chunk in use (or of a
-  // bin's kept chunk, above): what the bins keep resident, their free
+  // bin's kept chunk, or a superbin's idle page, above): what the bins
+  // keep resident, their free
   // chunks on those pages included. Cached empty segments are not
   // counted, though each may keep the page of its chunk 0 resident (at
   // most one page per superbin, segment_cache.h). O(bins + chunks in use).
