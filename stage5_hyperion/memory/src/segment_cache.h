@@ -15,7 +15,8 @@
 // superbin's next bin: at most kCapacity segments, one per superbin.
 // Cached segments cost address space, not memory: all their pages were
 // given back (ReturnPages) while their chunks were freed, except at most
-// the page of chunk 0 (superbin.h, the bin's lowest free chunk).
+// the page of chunk 0 (superbin.h, the bin's lowest free chunk) and the
+// superbin's idle page (superbin.h).
 //
 // Every segment given out or taken back is entirely zero and poisoned for
 // ASan: the manager zeroes chunks when it frees them.
@@ -53,6 +54,10 @@ class SegmentCache {
   // Unmaps every cached segment.
   void Clear();
 
+  // The segment cached for `superbin`, or nullptr.
+  const char* cached(uint32_t superbin) const {
+    return entries_[superbin].segment;
+  }
   size_t cached_segments() const { return count_; }
   uint64_t cached_bytes() const { return cached_bytes_; }
 

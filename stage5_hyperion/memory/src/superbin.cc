@@ -84,10 +84,18 @@ uint64_t Superbin::held_pages() const {
   return pages;
 }
 
+bool Superbin::IdlePageCached() const {
+  return idle_bin_ == nullptr && idle_segment_ != nullptr &&
+         cache_->cached(id_) == idle_segment_;
+}
+
 uint64_t Superbin::UnheldIdlePages() const {
   // Outside the kept chunk's pages by the invariant, so a wholly free idle
   // page is counted nowhere else.
-  return idle_bin_ != nullptr && PageWhollyFree(*idle_bin_, idle_page_) ? 1 : 0;
+  if (idle_bin_ != nullptr) {
+    return PageWhollyFree(*idle_bin_, idle_page_) ? 1 : 0;
+  }
+  return IdlePageCached() ? 1 : 0;
 }
 
 bool Superbin::PageWhollyFree(const Bin& bin, size_t page) const {
@@ -224,8 +232,12 @@ void Superbin::SetIdlePage(Bin* bin, size_t page) {
   // The previous one's chunks may have been taken since: it is then held.
   if (idle_bin_ != nullptr && PageWhollyFree(*idle_bin_, idle_page_)) {
     ReturnPageRun(idle_bin_, idle_page_, 1);
+  } else if (IdlePageCached()) {
+    ReturnPages(idle_segment_ + idle_page_ * PageSize(), PageSize());
+    ++pages_returned_;
   }
   idle_bin_ = bin;
+  idle_segment_ = bin->segment;
   idle_page_ = page;
 }
 
@@ -309,7 +321,14 @@ Bin* Superbin::CreateBin(Metabin* metabin, uint32_t metabin_id,
       segments_.resize(index + 1, nullptr);
       bin_table_.resize(index + 1, nullptr);
     }
+    // The cached segment, if any, holds the idle page of a released bin.
+    const bool idle_comes_back = IdlePageCached();
     bin->segment = cache_->Acquire(id_, segment_size());
+    if (idle_comes_back) {
+      idle_bin_ = bin.get();
+    } else if (idle_bin_ == nullptr) {
+      idle_segment_ = nullptr;  // the cache unmapped it (Clear)
+    }
   } catch (const std::bad_alloc&) {
     segments_.resize(table_size);
     bin_table_.resize(table_size);
@@ -343,9 +362,14 @@ void Superbin::ReleaseBin(Metabin* metabin, uint32_t metabin_id,
   const size_t index = size_t{metabin_id} * kBinsPerMetabin + bin_id;
   Bin* bin = bin_table_[index];
   // The segment cache takes segments with their pages returned.
+  // The idle page goes with the segment: the superbin's next bin takes
+  // that segment, and the page, again.
   if (bin == idle_bin_) {
-    if (bin->evacuating == 0) ReturnPageRun(bin, idle_page_, 1);
     idle_bin_ = nullptr;
+    // Its pages go back whole, below.
+    if (bin->evacuating != 0) idle_segment_ = nullptr;
+  } else if (idle_bin_ == nullptr) {
+    idle_segment_ = nullptr;  // the cache unmaps the segment it held
   }
   // Its frees skipped ReturnFreePages: one call for the whole segment.
   if (bin->evacuating != 0) ReturnPages(bin->segment, segment_size());
@@ -499,6 +523,9 @@ std::string Superbin::Check() const {
       return absl::StrCat(where, "list holds metabin ", id,
                           " that is absent or full");
     }
+  }
+  if (idle_bin_ != nullptr && idle_segment_ != idle_bin_->segment) {
+    return absl::StrCat(where, "idle page's segment not its bin's");
   }
   if (idle_bin_ != nullptr) {
     if (std::find(bin_table_.begin(), bin_table_.end(), idle_bin_) ==

@@ -40,7 +40,9 @@
 //     such page sends it back. The idle page lies in an existing bin and,
 //     while wholly free, outside the pages of that bin's kept chunk; its
 //     chunks may have been taken since (it then counts as any page in
-//     use). A bin released returns it (segment_cache.h).
+//     use). A bin released hands it to the segment cache with its segment
+//     (the superbin's next bin takes both), unless a compaction emptied
+//     the bin; the cache unmapping that segment ends it.
 //   - Superbin 0, metabin 0, bin 0, chunk 0 is reserved (never handed out):
 //     its pointer is the all-zero null pointer.
 //   - During a compaction (compaction.cc), exactly the bins listed in
@@ -219,6 +221,9 @@ class Superbin {
   // Makes page `page` of `bin` the idle page, returning the previous one
   // if it is still wholly free.
   void SetIdlePage(Bin* bin, size_t page);
+  // True if the idle page lies in the segment the cache holds for this
+  // superbin (its bin released, no new one made on it yet).
+  bool IdlePageCached() const;
   // 1 if the idle page is resident but held by no chunk in use, else 0.
   uint64_t UnheldIdlePages() const;
   void ReleaseMetabin(uint32_t metabin_id);
@@ -251,8 +256,12 @@ class Superbin {
   uint64_t slack_bytes_ = 0;  // the bins' slack arrays
   uint64_t pages_returned_ = 0;
   FreePagePolicy policy_ = FreePagePolicy::kReturnAtOnce;
-  Bin* idle_bin_ = nullptr;         // the idle page's bin; nullptr: none
-  size_t idle_page_ = 0;            // its index in the bin's segment
+  // The idle page: its bin, or nullptr if there is none or it lies in the
+  // cached segment of a released bin; that bin's segment; the page's
+  // index in it.
+  Bin* idle_bin_ = nullptr;
+  char* idle_segment_ = nullptr;
+  size_t idle_page_ = 0;
   std::vector<BinRef> evacuating_;  // bins being emptied
   std::vector<BinRef> targets_;     // where their chunks go, densest first
   size_t next_target_ = 0;

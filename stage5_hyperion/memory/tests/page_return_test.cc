@@ -158,7 +158,7 @@ TEST_F(PageReturnTest, AChunkAcrossAPageBoundaryKeepsBothPages) {
 // page of its lowest free chunk (chunk 0) resident, which the next bin
 // takes first.
 TEST_F(PageReturnTest, AnEmptiedBinKeepsOnlyThePageOfChunkZero) {
-  FullBin bin(1024);
+  FullBin bin(1024, FreePagePolicy::kReturnAtOnce);
   for (size_t i = 0; i < kChunksPerBin; ++i) bin.Free(i);
   EXPECT_EQ(bin.mm().Stats().Total().bins, 0u);
   bin.Allocate(0);  // the cached segment again
@@ -218,6 +218,43 @@ TEST_F(PageReturnTest, TheIdlePageGoesWhenTheSuperbinEmptiesAnother) {
   EXPECT_EQ(bin.PagesReturned(), bin.pages() - 3);
   EXPECT_EQ(bin.mm().HeldPageBytes(), bin.ResidentPages() * kPage);
   EXPECT_EQ(bin.mm().CheckConsistency(), "");
+}
+
+// A superbin at the edge of use empties its bin and makes a new one on the
+// cached segment, again and again: the idle page goes with the segment.
+TEST_F(PageReturnTest, TheIdlePageStaysWithTheCachedSegment) {
+  MemoryManager mm;
+  std::vector<HyperionPointer> chunks;
+  for (size_t i = 0; i < 8; ++i) {  // pages 0 and 1
+    chunks.push_back(mm.Allocate(1024));
+    std::memset(mm.Resolve(chunks.back()), 0xab, 1024);
+  }
+  const char* segment = static_cast<const char*>(mm.Resolve(chunks[0]));
+  for (int round = 0; round < 100; ++round) {
+    for (HyperionPointer hp : chunks) mm.Free(hp);
+    ASSERT_EQ(mm.Stats().Total().bins, 0u);
+    ASSERT_EQ(mm.Stats().cached_segments, 1u);
+    // Chunk 0's page, kept as the lowest free chunk's, and the idle page,
+    // of which HeldPageBytes counts the second (as it counts no cached
+    // segment's chunk 0).
+    EXPECT_EQ(CountResident(segment, 2), 2u);
+    EXPECT_EQ(mm.HeldPageBytes(), kPage);
+    for (HyperionPointer& hp : chunks) {
+      hp = mm.Allocate(1024);
+      std::memset(mm.Resolve(hp), 0xab, 1024);
+    }
+    ASSERT_EQ(mm.Resolve(chunks[0]), segment);
+  }
+  EXPECT_EQ(mm.Stats().Total().pages_returned, 0u);
+  EXPECT_EQ(mm.HeldPageBytes(), 2 * kPage);
+  EXPECT_EQ(mm.CheckConsistency(), "");
+  for (HyperionPointer hp : chunks) mm.Free(hp);
+  CompactionPolicy release_all;
+  mm.BeginCompaction(release_all);
+  mm.FinishCompaction();  // unmaps the cached segment
+  EXPECT_EQ(mm.Stats().cached_segments, 0u);
+  EXPECT_EQ(mm.HeldPageBytes(), 0u);
+  EXPECT_EQ(mm.CheckConsistency(), "");
 }
 
 // A compaction empties a sparse bin into a dense one's holes: the emptied
