@@ -13,10 +13,11 @@
 // still waited for each other in the kernel. The cache therefore keeps,
 // for each superbin, the segment it emptied last, and hands it to that
 // superbin's next bin: at most kCapacity segments, one per superbin.
-// Cached segments cost address space, not memory: all their pages were
-// given back (ReturnPages) while their chunks were freed, except at most
-// the page of chunk 0 (superbin.h, the bin's lowest free chunk) and the
-// superbin's idle page (superbin.h).
+// Cached segments cost address space and at most two pages of memory
+// each: all their pages were given back (ReturnPages) while their chunks
+// were freed, except at most the page of chunk 0 (superbin.h, the bin's
+// lowest free chunk) and the superbin's idle page (superbin.h), which
+// the superbin's next bin is likely to take first.
 //
 // Every segment given out or taken back is entirely zero and poisoned for
 // ASan: the manager zeroes chunks when it frees them.

@@ -91,11 +91,9 @@ bool Superbin::IdlePageCached() const {
 
 uint64_t Superbin::UnheldIdlePages() const {
   // Outside the kept chunk's pages by the invariant, so a wholly free idle
-  // page is counted nowhere else.
-  if (idle_bin_ != nullptr) {
-    return PageWhollyFree(*idle_bin_, idle_page_) ? 1 : 0;
-  }
-  return IdlePageCached() ? 1 : 0;
+  // page is counted nowhere else. In a cached segment it is the cache's,
+  // as chunk 0's page there is (segment_cache.h), and not counted.
+  return idle_bin_ != nullptr && PageWhollyFree(*idle_bin_, idle_page_) ? 1 : 0;
 }
 
 bool Superbin::PageWhollyFree(const Bin& bin, size_t page) const {

@@ -151,8 +151,8 @@ class Superbin {
   uint64_t metabins() const { return metabin_count_; }
   uint64_t metadata_bytes() const;
   // Pages of the bins' segments that hold part of a chunk in use or of a
-  // bin's kept chunk, and the idle page: the ones kept resident.
-  // O(bins + chunks in use).
+  // bin's kept chunk, and the idle page unless it lies in the cached
+  // segment: the ones the bins keep resident. O(bins + chunks in use).
   uint64_t held_pages() const;
   // Pages returned to the system since Init (a page touched again and
   // returned again counts twice).
@@ -224,7 +224,8 @@ class Superbin {
   // True if the idle page lies in the segment the cache holds for this
   // superbin (its bin released, no new one made on it yet).
   bool IdlePageCached() const;
-  // 1 if the idle page is resident but held by no chunk in use, else 0.
+  // 1 if the idle page lies in a bin, resident but held by no chunk in
+  // use; else 0.
   uint64_t UnheldIdlePages() const;
   void ReleaseMetabin(uint32_t metabin_id);
   void ListInsert(uint32_t metabin_id);

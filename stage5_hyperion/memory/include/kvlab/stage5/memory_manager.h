@@ -172,10 +172,11 @@ class MemoryManager {
   MemoryStats Stats() const;
   // Bytes of the bins' pages that hold part of a chunk in use (or of a
   // bin's kept chunk, or a superbin's idle page, above): what the bins
-  // keep resident, their free
-  // chunks on those pages included. Cached empty segments are not
-  // counted, though each may keep the page of its chunk 0 resident (at
-  // most one page per superbin, segment_cache.h). O(bins + chunks in use).
+  // keep resident, their free chunks on those pages included. Cached empty
+  // segments are not counted, though each may keep two pages resident:
+  // its chunk 0's and the superbin's idle page, if its bin held it when
+  // released (at most two pages per superbin, segment_cache.h).
+  // O(bins + chunks in use).
   uint64_t HeldPageBytes() const;
   // Walks every bin and record, recounts, and compares with Stats() and
   // the structures' invariants. Returns "" or the first violation. O(size).
