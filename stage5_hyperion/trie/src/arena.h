@@ -43,7 +43,8 @@ namespace kvlab::stage5 {
 // the empty key, slot 1 + b the keys of first byte b (slots in key order).
 // Changed only by the copy's writer, holding the arena's lock; read by
 // anyone (the arena store's lock-free index of ranks), each count at some
-// moment.
+// moment. total() is their sum, kept beside them so that the store's Size
+// reads one count per arena instead of 257.
 class SlotCounts {
  public:
   static constexpr size_t kSlots = 257;
@@ -51,19 +52,23 @@ class SlotCounts {
   uint64_t operator[](size_t s) const {
     return n_[s].load(std::memory_order_relaxed);
   }
+  uint64_t total() const { return total_.load(std::memory_order_relaxed); }
   // Only the copy's writer changes it, so a plain add of the loaded value
   // cannot lose an update.
   void Add(size_t s, int64_t delta) {
     n_[s].store((*this)[s] + uint64_t(delta), std::memory_order_relaxed);
+    total_.store(total() + uint64_t(delta), std::memory_order_relaxed);
   }
   void CopyFrom(const SlotCounts& other) {
     for (size_t s = 0; s < kSlots; ++s) {
       n_[s].store(other[s], std::memory_order_relaxed);
     }
+    total_.store(other.total(), std::memory_order_relaxed);
   }
 
  private:
   std::array<std::atomic<uint64_t>, kSlots> n_{};
+  std::atomic<uint64_t> total_{0};
 };
 
 // Aligned to its own cache lines, so that threads locking neighbouring
@@ -140,9 +145,13 @@ class alignas(64) Arena {
     }
   }
 
-  // The count of slot s in the copy readers are sent to now.
+  // The count of slot s, and of all slots, in the copy readers are sent
+  // to now.
   uint64_t VisibleCount(size_t s) const {
     return copies_[left_right_.visible()]->counts[s];
+  }
+  uint64_t VisibleTotal() const {
+    return copies_[left_right_.visible()]->counts.total();
   }
 
   // Calls check(trie, counts, current) on each copy holding the lock

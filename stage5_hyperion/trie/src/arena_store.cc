@@ -6,10 +6,11 @@
 // Invariants (CheckInvariants, on every copy): each trie passes its own
 // check; every key in arena a has its first byte b with b mod N == a (the
 // empty key: a == 0); the copy's counts hold, for the slots of its arena,
-// the number of such keys it stores. A copy's counts change only under
-// its arena's lock, together with its trie, so a reader or writer of that
-// copy finds them exact; Count(s), the lock-free index of ranks, reads
-// the copy readers are sent to, each count at some moment.
+// the number of such keys it stores, and their total all the keys it
+// stores. A copy's counts change only under its arena's lock, together
+// with its trie, so a reader or writer of that copy finds them exact;
+// Count(s), the lock-free index of ranks, and Size read the copy readers
+// are sent to, each count at some moment.
 
 #include "kvlab/stage5/arena_store.h"
 
@@ -18,6 +19,7 @@
 #include <cassert>
 #include <memory>
 #include <new>
+#include <numeric>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -82,7 +84,7 @@ class ArenaStore final : public HyperionArenaStore {
   uint64_t Scan(std::string_view start, ScanVisitor visitor) const override;
   uint64_t Size() const override {
     uint64_t size = 0;
-    for (size_t s = 0; s < kSlots; ++s) size += Count(s);
+    for (const auto& arena : arenas_) size += arena->VisibleTotal();
     return size;
   }
   std::string_view Name() const override { return "hyperion"; }
@@ -124,14 +126,17 @@ class ArenaStore final : public HyperionArenaStore {
   // Sets `*slot` and `*rest` to the slot holding the n-th key and its rank
   // there, by the counts as read now; false if n is past them all.
   bool FindSlot(uint64_t n, size_t* slot, uint64_t* rest) const {
-    for (size_t s = 0; s < kSlots; ++s) {
-      const uint64_t c = Count(s);
+    // Slots 0 and 1 are arena 0's; from there each slot is the next
+    // arena's, so `a` follows them without a division per slot.
+    for (size_t s = 0, a = 0; s < kSlots; ++s) {
+      const uint64_t c = arenas_[a]->VisibleCount(s);
       if (n < c) {
         *slot = s;
         *rest = n;
         return true;
       }
       n -= c;
+      if (s > 0 && ++a == arena_count_) a = 0;
     }
     return false;
   }
@@ -304,6 +309,12 @@ absl::Status ArenaStore::CheckArena(size_t i, const HyperionStore& trie,
                                               " keys of slot ", s, ", counted ",
                                               counts[s]));
     }
+  }
+  const uint64_t held = std::accumulate(seen.begin(), seen.end(), uint64_t{0});
+  if (counts.total() != held) {
+    return absl::InternalError(absl::StrCat("arena ", i, " holds ", held,
+                                            " keys, its counts total ",
+                                            counts.total()));
   }
   return absl::OkStatus();
 }
