@@ -49,8 +49,8 @@ FIXTURES = os.path.join(HERE, "fixtures")
 DEFAULT_N = 20_000
 DEFAULT_GROUP_TIMEOUT = 10
 # The tests' sizes (the grader's --test-scale), unless the stage's
-# expected.json says otherwise (test_scale: stages 4 and 5, whose sanitizer
-# reruns are most of grade-check's test time).
+# expected.json says otherwise (test_scale: stage 5, whose sanitizer rerun
+# is most of grade-check's test time).
 DEFAULT_TEST_SCALE = 0.25
 sys.path.insert(0, os.path.dirname(HERE))
 
