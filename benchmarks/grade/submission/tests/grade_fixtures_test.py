@@ -3,9 +3,11 @@
 broken copies of them, each a patch in fixtures/STAGE/, graded as an
 instructor would (grade_submission.py in its own process), only smaller: a
 workload of 20,000 pairs (expected.json's workload_n where a store's fixed
-overhead needs more for its bytes per key), the stage's tests at
---test-scale of their sizes and 10 s for a test group (expected.json's
-group_timeout where a group needs longer). Each variant must score what
+overhead needs more for its bytes per key), the stage's tests at a quarter
+of their sizes (expected.json's test_scale where a smaller one keeps every
+grade and saves time) and 10 s for a test group (expected.json's
+group_timeout where a group needs longer, or where a copy's hangs make a
+shorter one worth it). Each variant must score what
 fixtures/STAGE/expected.json says, losing points on exactly the parts and
 test groups it lists, for the reasons it gives ("": any reason, where a
 crash or a thread schedule decides which test trips first).
@@ -21,6 +23,14 @@ tree and its builds) is saved; each broken copy is graded from that saved
 state and the state put back after it, so the build only ever recompiles
 what one patch changes, never the files a previous patch touched. The
 grader itself runs exactly as on a student's tree.
+
+Where the time goes (docs/grading.md has the figures): about half is the
+grader's builds, each object compiled once per run (a compiler cache has
+nothing to find on a clean clone), half the test groups, mostly the
+sanitizer reruns of stages 4 and 5 and the hangs of stage 1's
+scan_never_returns, each waiting out its group timeout. Those two are what
+expected.json's test_scale and group_timeout shorten; neither changes a
+grade.
 """
 
 import argparse
@@ -38,6 +48,10 @@ FIXTURES = os.path.join(HERE, "fixtures")
 # stage's expected.json says otherwise.
 DEFAULT_N = 20_000
 DEFAULT_GROUP_TIMEOUT = 10
+# The tests' sizes (the grader's --test-scale), unless the stage's
+# expected.json says otherwise (test_scale: stage 5, whose sanitizer rerun
+# is most of grade-check's test time).
+DEFAULT_TEST_SCALE = 0.25
 sys.path.insert(0, os.path.dirname(HERE))
 
 from grading import source_tree  # noqa: E402
@@ -71,6 +85,8 @@ def make_submission(kit, stage, variant, parent):
 
 def grade(kit, work, stage, submission, variant, test_scale, expected):
     name = f"{stage}-{variant}"
+    if test_scale is None:
+        test_scale = expected.get("test_scale", DEFAULT_TEST_SCALE)
     json_path = os.path.join(work, f"{name}.json")
     if os.path.exists(json_path):
         os.remove(json_path)
@@ -221,9 +237,11 @@ def main(argv):
     parser = argparse.ArgumentParser()
     parser.add_argument("--kit", required=True)
     parser.add_argument("--work", required=True)
-    parser.add_argument("--test-scale", type=float, default=0.25,
+    parser.add_argument("--test-scale", type=float,
                         help="the stage's tests at this fraction of their "
-                        "sizes (the grader's --test-scale)")
+                        "sizes (the grader's --test-scale; default: "
+                        "expected.json's test_scale, else "
+                        f"{DEFAULT_TEST_SCALE:g})")
     parser.add_argument("variants", nargs="+", metavar="STAGE[/VARIANT]")
     args = parser.parse_args(argv)
     kit, work = os.path.abspath(args.kit), os.path.abspath(args.work)
