@@ -593,7 +593,9 @@ def handout_counts(root):
         if m:
             unit = m.group(1)
             counts[unit] = 0
-        elif line.startswith("  ") and unit and \
+        elif not line.startswith("  "):
+            unit = None  # e.g. "with every stage (...)": not a stage's
+        elif unit and \
                 not re.search(r"#\d*-?exercises\s*$", line):
             counts[unit] += 1
     return counts
