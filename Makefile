@@ -92,6 +92,9 @@ GRADE_FLAGS ?=
 # benchmarks/grade/submission/grade_submission.py; the JSON goes to
 # $(GRADES)/<folder name>-<stage>.json. N, THREADS and SECONDS pass on only
 # when given (the grader's defaults: 1,000,000, 4 and 5).
+# The submission's code builds and runs in a sandbox (bubblewrap); where none
+# can start the grader refuses, and UNSANDBOXED=1 grades without one (only
+# code you trust).
 # make leaderboard [GRADES=dir] ranks the grades there.
 SUBMISSION ?=
 PRIVATE_TESTS ?=
@@ -247,7 +250,8 @@ ifneq ($(SUBMISSION),)
 	  --json=$(GRADES)/$(notdir $(abspath $(SUBMISSION)))-$(STAGE).json \
 	  $(if $(PRIVATE_TESTS),--private-tests=$(PRIVATE_TESTS)) \
 	  $(if $(call GIVEN,N),--n=$(N)) $(if $(call GIVEN,THREADS),--threads=$(THREADS)) \
-	  $(if $(call GIVEN,SECONDS),--seconds=$(SECONDS)) $(SUBMISSION_FLAGS)
+	  $(if $(call GIVEN,SECONDS),--seconds=$(SECONDS)) \
+	  $(if $(filter 1,$(UNSANDBOXED)),--unsandboxed) $(SUBMISSION_FLAGS)
 else
 	@cmake/deps.sh build
 	$(if $(ALLOCATOR),@cmake/deps.sh bench)
