@@ -77,6 +77,7 @@ size_t LeafBytes(const Leaf* leaf) {
 }
 
 int FindInLeaf(const Leaf& leaf, std::string_view key, uint16_t tag) {
+  // handout: FindInLeaf -> #leaves-and-tags
   const uint32_t n = leaf.size;
   if (n == 0) return -1;
   // Speculative position: where the tag would sit if tags were uniform.
@@ -92,6 +93,7 @@ int FindInLeaf(const Leaf& leaf, std::string_view key, uint16_t tag) {
     if (Leaf::ItemOf(t[i])->key() == key) return static_cast<int>(i);
   }
   return -1;
+  // handout: end
 }
 
 void InsertInLeaf(Leaf* leaf, Item* item) {

@@ -16,6 +16,7 @@ using stage4::wormhole::Crc32cExtend;
 
 namespace {
 
+// handout: cut
 // The longest prefix of `key` in `table` by a binary search over lengths,
 // comparing nodes by tag, hash and length only (`exact` false) or byte by
 // byte too. Sets *hash to the prefix's hash.
@@ -50,11 +51,13 @@ const stage4::wormhole::MetaNode* LongestPrefix(
   *hash = lo_hash;
   return node;
 }
+// handout: end
 
 }  // namespace
 
 WormholeStore::Leaf* WormholeStore::FindLeaf(const MetaTable& table,
                                              std::string_view key) const {
+  // handout: WormholeStore::FindLeaf -> #the-lookup
   uint32_t hash;
   const MetaNode* node = LongestPrefix(table, key, false, &hash);
   // Tags and hashes can collide: verify the answer once, and on a mismatch
@@ -82,6 +85,7 @@ WormholeStore::Leaf* WormholeStore::FindLeaf(const MetaTable& table,
   if (node->anchor_leaf != nullptr) return node->anchor_leaf;
   // Only right siblings: the target precedes the left-most leaf below.
   return node->lmost->prev.load(std::memory_order_acquire);
+  // handout: end
 }
 
 void WormholeStore::RecomputeEnds(const MetaTable& table,
@@ -101,6 +105,7 @@ void WormholeStore::RecomputeEnds(const MetaTable& table,
 
 void WormholeStore::AddAnchor(MetaTable* table, Leaf* leaf,
                               std::vector<MetaNode*>::iterator fresh) {
+  // handout: WormholeStore::AddAnchor -> #splits-and-merges
   const std::string_view anchor = leaf->anchor;
   MetaNode* path[kMaxKeySize + 1];
   uint32_t hash = 0;
@@ -120,9 +125,11 @@ void WormholeStore::AddAnchor(MetaTable* table, Leaf* leaf,
   }
   table->max_anchor_size =
       std::max(table->max_anchor_size, static_cast<uint32_t>(anchor.size()));
+  // handout: end
 }
 
 void WormholeStore::RemoveAnchor(MetaTable* table, std::string_view anchor) {
+  // handout: WormholeStore::RemoveAnchor -> #splits-and-merges
   // stage4_wormhole.md#splits-and-merges
   MetaNode* path[kMaxKeySize + 1];
   uint32_t hash = 0;
@@ -145,6 +152,7 @@ void WormholeStore::RemoveAnchor(MetaTable* table, std::string_view anchor) {
       RecomputeEnds(*table, node);
     }
   }
+  // handout: end
 }
 
 WormholeStore::MetaTable* WormholeStore::Publish(MetaTable* table) {

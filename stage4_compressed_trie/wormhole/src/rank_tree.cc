@@ -102,15 +102,18 @@ void RankTree::Add(RankNode* node, int64_t delta) {
 }
 
 uint64_t RankTree::KeysBefore(const RankNode* node) const {
+  // handout: RankTree::KeysBefore -> #ranks
   uint64_t before = SumOf(node->left);
   for (const RankNode* x = node; x->parent != nullptr; x = x->parent) {
     if (x->parent->right == x)
       before += SumOf(x->parent->left) + x->parent->count;
   }
   return before;
+  // handout: end
 }
 
 RankNode* RankTree::Find(uint64_t n, uint64_t* offset) const {
+  // handout: RankTree::Find -> #ranks
   RankNode* x = root_;
   for (;;) {
     const uint64_t left = SumOf(x->left);
@@ -124,6 +127,7 @@ RankNode* RankTree::Find(uint64_t n, uint64_t* offset) const {
       x = x->right;
     }
   }
+  // handout: end
 }
 
 }  // namespace kvlab::stage4::wormhole

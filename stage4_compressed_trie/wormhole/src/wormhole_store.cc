@@ -68,6 +68,7 @@ WormholeStore::~WormholeStore() {
 
 WormholeStore::Leaf* WormholeStore::LockLeafFor(std::string_view key,
                                                 bool exclusive) const {
+  // handout: WormholeStore::LockLeafFor -> #concurrency
   for (;;) {
     const MetaTable* table = current_.load(std::memory_order_acquire);
     const uint64_t version = table->version;
@@ -78,6 +79,7 @@ WormholeStore::Leaf* WormholeStore::LockLeafFor(std::string_view key,
     if (leaf->version.load(std::memory_order_acquire) <= version) return leaf;
     UnlockLeaf(leaf, exclusive);
   }
+  // handout: end
 }
 
 bool WormholeStore::GetImpl(std::string_view key, std::string* value) const {
@@ -161,6 +163,7 @@ bool WormholeStore::PutImpl(std::string_view key, std::string_view value) {
 
 WormholeStore::Leaf* WormholeStore::Split(Leaf* leaf,
                                           wh::TableChange* pending) {
+  // handout: WormholeStore::Split -> #splits-and-merges
   wh::SortLeaf(leaf);
   const uint32_t at = leaf->size / 2;
   // The anchor: the shortest prefix of the right half's first key that is
@@ -242,6 +245,7 @@ WormholeStore::Leaf* WormholeStore::Split(Leaf* leaf,
   pending->add = right;
   pending->version = version;
   return right;
+  // handout: end
 }
 
 void WormholeStore::Finish(wh::TableChange* pending) {
@@ -290,6 +294,7 @@ bool WormholeStore::DeleteImpl(std::string_view key) {
 }
 
 void WormholeStore::MaybeMerge(std::string_view key) {
+  // handout: WormholeStore::MaybeMerge -> #splits-and-merges
   std::lock_guard<std::mutex> meta(meta_mu_);
   const uint32_t capacity = options_.leaf_capacity;
   // Two leaves merge when the result leaves room (a quarter of a leaf), so
@@ -366,10 +371,12 @@ void WormholeStore::MaybeMerge(std::string_view key) {
   pending.remove = right;
   pending.version = version;
   Finish(&pending);
+  // handout: end
 }
 
 uint64_t WormholeStore::Scan(std::string_view start,
                              ScanVisitor visitor) const {
+  // handout: WormholeStore::Scan -> #range-operations
   Leaf* first;
   {
     EpochReclaimer::Guard guard(epochs_.get());
@@ -395,10 +402,12 @@ uint64_t WormholeStore::Scan(std::string_view start,
     wh::EnsureSorted(next);
     i = 0;
   }
+  // handout: end
 }
 
 bool WormholeStore::GetNth(uint64_t n, std::string* key,
                            std::string* value) const {
+  // handout: WormholeStore::GetNth -> #range-operations
   EpochReclaimer::Guard guard(epochs_.get());
   for (;;) {
     Leaf* leaf;
@@ -425,6 +434,7 @@ bool WormholeStore::GetNth(uint64_t n, std::string* key,
     if (value != nullptr) value->assign(item->value());
     return true;
   }
+  // handout: end
 }
 
 bool WormholeStore::DeleteNth(uint64_t n) {
