@@ -7,9 +7,11 @@ Usage: handout.py OUT [--stages "stage2 stage4"] [--source ROOT] [--list]
 A stage is handed out whole, or, if its folder has rooms (subfolders with
 their own tests/groups.txt, as stage5_hyperion/memory/ and trie/), as one
 assignment per room: stageN_<room> (stage5_memory, stage5_trie), whose
-chapter is docs/<stage folder>_<room>.md if there is one, else the stage's
-docs/<stage folder>.md. "stage5" names all of the stage's assignments; an
-assignment not handed out keeps its reference code.
+chapter is docs/<stage folder>_<room>.md or docs/stageN_<room>.md if there
+is one, else the stage's docs/<stage folder>.md. "stage5" names all of the
+stage's assignments; an assignment not handed out keeps its reference code.
+A stage with rooms may keep code outside them (stage 4's ctrie in src/):
+that code is the assignment named by the stage alone (stage4).
 
 OUT must not exist yet (or be an empty directory) and must lie outside the
 source tree. Without --stages, every stage whose sources carry cut markers
@@ -145,8 +147,12 @@ def rooms_of(files):
         m = STAGE_DIR.match(parts[0])
         if m and len(parts) == 4 and parts[2:] == ["tests", "groups.txt"]:
             unit = "%s_%s" % (m.group(1), parts[1])
-            own = "docs/%s_%s.md" % (parts[0], parts[1])
-            chapter = own if own in present else "docs/%s.md" % parts[0]
+            # The room's own chapter: docs/<stage folder>_<room>.md or
+            # docs/stageN_<room>.md (docs/stage4_wormhole.md).
+            owns = ["docs/%s_%s.md" % (parts[0], parts[1]),
+                    "docs/%s_%s.md" % (m.group(1), parts[1])]
+            chapter = next((c for c in owns if c in present),
+                           "docs/%s.md" % parts[0])
             rooms[unit] = Room(unit, "%s/%s/" % (parts[0], parts[1]), chapter)
     return rooms
 

@@ -4,10 +4,10 @@
 
 #include <utility>
 
-#include "epoch.h"
+#include "kvlab/stage4/epoch.h"
+#include "kvlab/stage4/rw_spin_lock.h"
 #include "node.h"
 #include "node_pool.h"
-#include "rw_spin_lock.h"
 #include "with_write_lock.h"
 
 namespace kvlab {

@@ -6,8 +6,8 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "epoch.h"
 #include "kvlab/stage4/ctrie_store.h"
+#include "kvlab/stage4/epoch.h"
 #include "kvlab/string_view_compat.h"
 #include "node.h"
 #include "node_pool.h"

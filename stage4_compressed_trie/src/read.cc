@@ -8,8 +8,8 @@
 #include <cstring>
 
 #include "kvlab/stage4/ctrie_store.h"
+#include "kvlab/stage4/rw_spin_lock.h"
 #include "node.h"
-#include "rw_spin_lock.h"
 
 namespace kvlab {
 

@@ -8,7 +8,7 @@
 #include <shared_mutex>
 
 #include "kvlab/stage4/ctrie_store.h"
-#include "rw_spin_lock.h"
+#include "kvlab/stage4/rw_spin_lock.h"
 
 namespace kvlab {
 

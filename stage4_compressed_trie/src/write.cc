@@ -17,11 +17,11 @@
 #include <new>
 #include <utility>
 
-#include "epoch.h"
 #include "kvlab/stage4/ctrie_store.h"
+#include "kvlab/stage4/epoch.h"
+#include "kvlab/stage4/rw_spin_lock.h"
 #include "node.h"
 #include "node_pool.h"
-#include "rw_spin_lock.h"
 
 namespace kvlab {
 

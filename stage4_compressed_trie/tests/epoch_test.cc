@@ -1,9 +1,10 @@
 // EpochReclaimer: nothing is freed while a reader that might hold it is in
 // its section; everything is freed once readers leave.
 
-#include "epoch.h"
+#include "kvlab/stage4/epoch.h"
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -72,6 +73,29 @@ TEST(EpochReclaimerTest, ManyThreadsShareTheSlots) {
   for (std::thread& r : readers) r.join();
   epochs.Collect([&](void*, size_t) { ++freed; });
   EXPECT_EQ(freed, 1000);
+}
+
+}  // namespace
+}  // namespace kvlab::stage4
+
+namespace kvlab::stage4 {
+namespace {
+
+// Synchronize waits for a section open at its call.
+TEST(EpochReclaimerTest, SynchronizeWaitsForOpenSectionsOnly) {
+  EpochReclaimer epochs;
+  epochs.Synchronize();  // nothing open: returns at once
+  const size_t slot = epochs.Enter();
+  std::atomic<bool> returned{false};
+  std::thread writer([&] {
+    epochs.Synchronize();
+    returned.store(true);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(returned.load());  // the section opened before is still open
+  epochs.Exit(slot);
+  writer.join();
+  EXPECT_TRUE(returned.load());
 }
 
 }  // namespace

@@ -118,7 +118,8 @@ TEST_P(ExportTest, FromKeyStartsAtItsNode) {
 INSTANTIATE_TEST_SUITE_P(Stores, ExportTest,
                          testing::Values("bst", "avl", "btree:order=4",
                                          "trie_array", "trie_list", "trie_bst",
-                                         "ctrie", "ctrie:lock=global"),
+                                         "ctrie", "ctrie:lock=global",
+                                         "wormhole:leaf=16", "wormhole:leaf=4"),
                          [](const testing::TestParamInfo<const char*>& info) {
                            std::string name;
                            for (const char* c = info.param; *c != '\0'; ++c) {

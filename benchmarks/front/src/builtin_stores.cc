@@ -10,6 +10,7 @@
 #include "kvlab/stage2/stores.h"
 #include "kvlab/stage3/stores.h"
 #include "kvlab/stage4/stores.h"
+#include "kvlab/stage4/wormhole_stores.h"
 #include "kvlab/stage5/stores.h"
 #include "kvlab/std_map_store.h"
 
@@ -22,6 +23,7 @@ const StoreRegistry& BuiltinStores() {
     RegisterStage2Stores(r);
     RegisterStage3Stores(r);
     RegisterStage4Stores(r);
+    RegisterStage4WormholeStores(r);
     RegisterStage5Stores(r);
     RegisterPeerStores(r);
     RegisterBenchmarkPeers(r);

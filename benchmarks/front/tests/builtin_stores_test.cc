@@ -28,7 +28,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(BuiltinStoresTest, EveryContractNameIsRegistered) {
   for (const char* name :
        {"bst", "avl", "btree", "trie_array", "trie_list", "trie_bst", "ctrie",
-        "hyperion", "std_map", "absl_btree", "std_unordered_map",
+        "wormhole", "hyperion", "std_map", "absl_btree", "std_unordered_map",
         "absl_flat_hash_map", "judy", "judyl", "hattrie"}) {
     const StoreInfo* info = BuiltinStores().Find(name);
     ASSERT_NE(info, nullptr) << name;

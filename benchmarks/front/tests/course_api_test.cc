@@ -216,7 +216,8 @@ TEST_P(CourseApiTest, FourThreadsOfTheCourseMix) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, CourseApiTest,
-                         ::testing::Values("bst", "avl", "std_map"));
+                         ::testing::Values("bst", "avl", "std_map",
+                                           "wormhole"));
 
 TEST(CourseApiEnvironmentTest, StoreComesFromKvlabStore) {
   ASSERT_EQ(setenv("KVLAB_STORE", "std_map", 1), 0);

@@ -28,10 +28,10 @@
 //   lock=rcu|global|node|none
 //                         rcu (default): one writer at a time (a mutex);
 //                         Get never blocks: it reads through an epoch-
-//                         protected section (src/epoch.h) while the writer
-//                         swaps in new nodes; GetNth validates a sequence
-//                         counter and retries, then falls back to the mutex;
-//                         Scan holds the mutex. Why it is the default:
+//                         protected section (kvlab/stage4/epoch.h) while the
+//                         writer swaps in new nodes; GetNth validates a
+//                         sequence counter and retries, then falls back to the
+//                         mutex; Scan holds the mutex. Why it is the default:
 //                         docs/stage4_compressed_trie.md, "Why rcu is the
 //                         default".
 //                         global: one std::shared_mutex, readers shared.

@@ -17,11 +17,16 @@
 // models exactly: reader "claim slot, then re-read the epoch" against writer
 // "advance the epoch, then read the slots" is the classic store-load pattern.
 //
+// Synchronize is the other half of RCU: a writer that has published a new
+// version of a structure waits there until every read section that might
+// still see the old version has ended, and may then change the old version
+// in place (the wormhole room's two table copies).
+//
 // Thread safety: Enter/Exit from any thread; Retire/Collect/FreeAll from the
-// single writer only.
+// single writer only; Synchronize from any thread outside a read section.
 
-#ifndef KVLAB_STAGE4_SRC_EPOCH_H_
-#define KVLAB_STAGE4_SRC_EPOCH_H_
+#ifndef KVLAB_STAGE4_EPOCH_H_
+#define KVLAB_STAGE4_EPOCH_H_
 
 #include <atomic>
 #include <cstddef>
@@ -52,6 +57,10 @@ class EpochReclaimer {
   void Retire(void* object, size_t bytes);
   // Writer: advances the epoch and frees, via `free_fn`, what is safe.
   void Collect(absl::FunctionRef<void(void*, size_t)> free_fn);
+  // Returns once every read section opened before the call has ended
+  // (sections opened meanwhile do not delay it). Must not be called from
+  // inside a read section: it would wait for itself.
+  void Synchronize();
   // Writer, with no reader active (destruction): frees everything retired.
   void FreeAll(absl::FunctionRef<void(void*, size_t)> free_fn);
 
@@ -93,4 +102,4 @@ class EpochReclaimer {
 
 }  // namespace kvlab::stage4
 
-#endif  // KVLAB_STAGE4_SRC_EPOCH_H_
+#endif  // KVLAB_STAGE4_EPOCH_H_

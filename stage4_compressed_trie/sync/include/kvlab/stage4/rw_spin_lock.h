@@ -6,8 +6,8 @@
 // readers holding it. Waiters spin briefly, then yield the core: critical
 // sections here are a few hundred nanoseconds.
 
-#ifndef KVLAB_STAGE4_SRC_RW_SPIN_LOCK_H_
-#define KVLAB_STAGE4_SRC_RW_SPIN_LOCK_H_
+#ifndef KVLAB_STAGE4_RW_SPIN_LOCK_H_
+#define KVLAB_STAGE4_RW_SPIN_LOCK_H_
 
 #include <atomic>
 #include <cstdint>
@@ -91,4 +91,4 @@ class ExclusiveLock {
 
 }  // namespace kvlab::stage4
 
-#endif  // KVLAB_STAGE4_SRC_RW_SPIN_LOCK_H_
+#endif  // KVLAB_STAGE4_RW_SPIN_LOCK_H_

@@ -1,4 +1,4 @@
-#include "epoch.h"
+#include "kvlab/stage4/epoch.h"
 
 #include <algorithm>
 #include <functional>
@@ -63,6 +63,22 @@ void EpochReclaimer::Collect(absl::FunctionRef<void(void*, size_t)> free_fn) {
     retired_.erase(retired_.begin(),
                    retired_.begin() + static_cast<ptrdiff_t>(retired_head_));
     retired_head_ = 0;
+  }
+}
+
+void EpochReclaimer::Synchronize() {
+  // A section that claims its slot after the advance below publishes the
+  // new epoch or, having read the old one, re-reads it after the claim and
+  // so sees everything published before the advance: either way it cannot
+  // hold the old version, and only smaller epochs are waited for.
+  const uint64_t target = global_epoch_.fetch_add(1) + 1;
+  for (const Slot& slot : slots_) {
+    int spins = 0;
+    for (;;) {
+      const uint64_t e = slot.epoch.load(std::memory_order_seq_cst);
+      if (e == 0 || e >= target) break;
+      if (++spins > 64) std::this_thread::yield();
+    }
   }
 }
 
