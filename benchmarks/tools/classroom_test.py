@@ -22,7 +22,6 @@ Usage: classroom_test.py --kit ROOT [--parse-only]
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
