@@ -122,7 +122,14 @@ def main(argv):
         return 0
     with open(grade_path, encoding="utf-8") as f:
         grade = json.load(f)
-    gradescope.write(gradescope.results(grade, seconds), results_path)
+    data = gradescope.results(grade, seconds)
+    made_from = source_tree.read_stamp(tree).get("commit", "")
+    if made_from != config.get("kit_commit"):
+        # Graded all the same: only the stage's sources come from the upload.
+        data["output"] += (f"\nnote: the upload's handout names kit "
+                           f"{made_from[:12] or '(none)'}, the autograder's is "
+                           f"{config.get('kit_commit', '?')[:12]}")
+    gradescope.write(data, results_path)
     print(f"run_autograder: {grade['score']:g}/{grade['max_score']:g}, "
           f"wrote {results_path}")
     return 0

@@ -122,9 +122,9 @@ def results(grade, seconds=None):
 
 def failure(message, seconds=None):
     """results.json for a submission that could not be graded at all."""
+    entry = dict(_test("submission", 0.0, 0.0, message), status="failed")
     out = {"score": 0.0, "output": _cut(message),
-           "stdout_visibility": "hidden",
-           "tests": [_test("submission", 0.0, 0.0, message)]}
+           "stdout_visibility": "hidden", "tests": [entry]}
     if seconds is not None:
         out["execution_time"] = int(round(seconds))
     return out

@@ -109,8 +109,9 @@ class GradescopeResultsTest(unittest.TestCase):
                                data["score"])
 
     def test_schema_problems_are_found(self):
-        self.assertEqual(gradescope.schema_problems(
-            gradescope.failure("no stage1_bst/ folder")), [])
+        failure = gradescope.failure("no stage1_bst/ folder")
+        self.assertEqual(gradescope.schema_problems(failure), [])
+        self.assertEqual(failure["tests"][0]["status"], "failed")
         bad = {"score": "10", "tests": [
             {"name": "", "score": 1, "max_score": 1, "visibility": "soon",
              "colour": "red"}], "stdout_visibility": "always"}
