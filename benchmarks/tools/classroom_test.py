@@ -60,6 +60,14 @@ def make_handout(kit, handout, stages):
                    check=True, stdout=subprocess.DEVNULL)
 
 
+def stage_groups(handout):
+    """The names of the groups in the handout's stage1_bst/tests/groups.txt."""
+    with open(os.path.join(handout, "stage1_bst", "tests", "groups.txt"),
+              encoding="utf-8") as f:
+        return [line.split("|")[0].strip() for line in f
+                if line.strip() and not line.lstrip().startswith("#")]
+
+
 def check_matrix(job, handout):
     """The job's matrix entries, which must be the handout's assignments
     (its .kvlab-kit), in order."""
@@ -151,10 +159,14 @@ def run_workflow(kit, work):
     tests = "Tests and progress table"
     if status.get(tests) in (0, None):
         problems.append(f"the tests passed on the stubs: {status.get(tests)}")
-    if "bst-" not in output.get(tests, "") or \
-            "BstStore::" not in output.get(tests, ""):
-        problems.append("the tests step printed no progress table naming "
-                        "the stage's groups and functions")
+    table = [line.split() for line in output.get(tests, "").splitlines()]
+    for group in stage_groups(handout):
+        if not any(len(row) > 3 and row[1] == group and row[3] == "FAILED"
+                   for row in table):
+            problems.append(f"the progress table has no FAILED row for "
+                            f"the group {group}")
+    if "BstStore::" not in output.get(tests, ""):
+        problems.append("the progress table names no function to write")
     grade = output.get("Grade", "")
     match = re.search(r"^score: ([\d.]+)/([\d.]+)$", grade, re.M)
     if status.get("Grade") != 0 or "<<< BEGIN GRADE" not in grade or \
