@@ -48,6 +48,11 @@ CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
 CTEST_LABEL += $(if $(LONG),,-LE '^(long|grade_fixtures)$$')
 JOBS ?= 2
 PREFIX ?= /usr/local
+# Libraries cmake/deps.sh put in the checkout for want of root: every
+# build, the grader's included, looks there first (cmake/local_deps.cmake).
+ifneq ($(wildcard .deps/root/usr),)
+  export KVLAB_DEPS_ROOT := $(CURDIR)/.deps/root
+endif
 # Extra flags for kvbench, e.g. make bench BENCH_FLAGS="--repeat=3".
 BENCH_FLAGS ?=
 # make bench: one kvbench invocation per quoted group, every registered store
@@ -127,7 +132,7 @@ TOOL_RUN = $(KVBENCH) --in_process --allow_memory_overcommit \
 .PHONY: help deps build test exercises durability-exercises bench grade leaderboard handout install \
         memcheck massif profile heapprofile format format-check clean stage1 \
         stage2 stage3 stage4 stage5 asan tsan fuzz fuzz-build fuzz-check \
-        grade-check \
+        grade-check gradescope collect grade-class gradebook \
         draw docs-images
 
 help:
@@ -152,6 +157,12 @@ help:
 	@echo "  make [stageN] grade-check the grader on the kit's stages and broken copies of them:"
 	@echo "                            each must score what its expected.json says (docs/grading.md)"
 	@echo "  make leaderboard          rank the submission grades in GRADES (results/grades)"
+	@echo "  make gradescope STAGE=stageN OUT=file.zip   a Gradescope autograder package"
+	@echo "                            (PRIVATE_TESTS=dir; docs/teaching.md, the instructor's loop)"
+	@echo "  make collect REPOS=list.txt OUT=dir   a class's repositories (or ARCHIVES=dir),"
+	@echo "                            one folder each, checked for the handout's kit commit"
+	@echo "  make grade-class SUBMISSIONS=dir STAGE=stageN   grade them all into GRADES"
+	@echo "  make gradebook [CSV=file] the grades in GRADES as CSV for a gradebook"
 	@echo "  make [stageN] massif      valgrind massif on kvbench: peak heap, top allocation sites"
 	@echo "  make [stageN] profile     gperftools CPU profile of kvbench: text report and call graph"
 	@echo "  make [stageN] heapprofile gperftools heap profile of kvbench after load"
@@ -265,6 +276,34 @@ endif
 
 leaderboard:
 	/usr/bin/python3 $(GRADE_SUBMISSION)/leaderboard.py $(GRADES)
+
+# The instructor's loop (docs/teaching.md): a Gradescope package; or
+# collect a class's trees (REPOS=file of "name url" lines, or ARCHIVES=dir;
+# BEFORE=date takes each repository's last commit before it), grade them
+# all, and the gradebook's CSV (CSV=file, default GRADES/grades.csv).
+SUBMISSIONS ?=
+gradescope:
+	@if [ -z "$(STAGE)" ] || [ -z "$(OUT)" ]; then echo "make gradescope: name the stage and the zip, e.g. make gradescope STAGE=stage1 OUT=stage1-autograder.zip" >&2; exit 2; fi
+	/usr/bin/python3 $(GRADE_SUBMISSION)/gradescope/package.py --stage $(STAGE) --out $(OUT) \
+	  $(if $(PRIVATE_TESTS),--private-tests=$(PRIVATE_TESTS)) \
+	  $(if $(SUBMISSION_FLAGS),--grader-flags="$(SUBMISSION_FLAGS)")
+
+collect:
+	@if [ -z "$(OUT)" ] || [ -z "$(REPOS)$(ARCHIVES)" ]; then echo "make collect: name the list or folder and where to put them, e.g. make collect REPOS=class.txt OUT=submissions" >&2; exit 2; fi
+	/usr/bin/python3 $(GRADE_SUBMISSION)/collect.py --out $(OUT) \
+	  $(if $(REPOS),--repos $(REPOS),--archives $(ARCHIVES)) \
+	  $(if $(BEFORE),--before "$(BEFORE)") $(if $(KIT_COMMIT),--kit-commit $(KIT_COMMIT))
+
+grade-class:
+	@cmake/deps.sh build
+	@if [ -z "$(STAGE)" ] || [ -z "$(SUBMISSIONS)" ]; then echo "make grade-class: name the folder and the stage, e.g. make grade-class SUBMISSIONS=submissions STAGE=stage1" >&2; exit 2; fi
+	/usr/bin/python3 $(GRADE_SUBMISSION)/grade_class.py --submissions $(SUBMISSIONS) \
+	  --stage $(STAGE) --grades $(GRADES) --jobs $(JOBS) \
+	  $(if $(PRIVATE_TESTS),--private-tests=$(PRIVATE_TESTS)) \
+	  --grader-flags="$(if $(call GIVEN,N),--n=$(N)) $(if $(call GIVEN,THREADS),--threads=$(THREADS)) $(if $(call GIVEN,SECONDS),--seconds=$(SECONDS)) $(SUBMISSION_FLAGS)"
+
+gradebook:
+	/usr/bin/python3 $(GRADE_SUBMISSION)/gradebook.py $(GRADES) $(if $(CSV),--out $(CSV))
 
 massif: $(RELEASE_DIR)/build.ninja
 	@cmake/deps.sh memcheck

@@ -61,6 +61,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "docs", "tools"))
 import check_docs  # noqa: E402  (anchors(): GitHub's heading ids)
+import classroom  # noqa: E402  (the workflow a handout carries)
 
 STAGE_DIR = re.compile(r"^(stage\d+)_\w+$")
 CPP_SUFFIXES = (".cc", ".h", ".cpp", ".hpp")
@@ -423,6 +424,19 @@ def clang_format(paths, out):
                        check=True)
 
 
+def write_stamp(root, out, stages):
+    """OUT/.kvlab-kit: the kit commit the handout was made from (make collect
+    checks every student's tree names the same one)."""
+    try:
+        commit = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"],
+                                check=True, capture_output=True,
+                                text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    with open(os.path.join(out, ".kvlab-kit"), "w", encoding="utf-8") as fh:
+        fh.write("commit: %s\nassignments: %s\n" % (commit, " ".join(stages)))
+
+
 def marked_stages(root, files, dirs=None):
     """The units (stages, or assignments of a stage with rooms) whose C++
     sources carry at least one stub marker, in stage order."""
@@ -549,6 +563,8 @@ def main(argv):
         else:
             shutil.copy2(src, dst)
     clang_format(sorted({s.path for s in stubs}), out)
+    classroom.write_workflow(out, stages)
+    write_stamp(root, out, stages)
     print("handout: %s, stages %s: %d functions to write in %d files" %
           (out, " ".join(stages), len(stubs), len({s.path for s in stubs})))
     print("next: cd %s && make %s test" % (out, re.match(r"stage\d+", stages[0]).group(0)))

@@ -75,10 +75,18 @@ def _git(root, *args):
                           capture_output=True).stdout
 
 
+def _is_checkout(root):
+    """Whether root is a git checkout's top (a worktree's .git is a file)."""
+    return os.path.exists(os.path.join(root, ".git"))
+
+
 def kit_files(root):
     """The kit's files, relative: those git tracks or would track; outside
-    a git checkout every file but build output and results."""
+    a git checkout (a folder with no .git of its own, even inside another
+    checkout) every file but build output and results."""
     try:
+        if not _is_checkout(root):
+            raise OSError("not a git checkout")
         out = _git(root, "ls-files", "-z", "--cached", "--others",
                    "--exclude-standard")
         names = sorted({f for f in out.decode().split("\0") if f})
@@ -96,15 +104,41 @@ def kit_files(root):
     return sorted(names)
 
 
+# A copy of the kit outside git (a handout, a Gradescope package) names
+# the commit it was made from in this file: "commit: <sha>" lines.
+KIT_STAMP = ".kvlab-kit"
+
+
+def read_stamp(root):
+    """{field: value} of root's KIT_STAMP; {} if it has none."""
+    try:
+        with open(os.path.join(root, KIT_STAMP), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return {}
+    fields = (line.partition(":") for line in lines if ":" in line)
+    return {k.strip(): v.strip() for k, _, v in fields}
+
+
+def write_stamp(root, commit, **fields):
+    with open(os.path.join(root, KIT_STAMP), "w", encoding="utf-8") as f:
+        f.write(f"commit: {commit}\n")
+        for key, value in fields.items():
+            f.write(f"{key}: {value}\n")
+
+
 def kit_commit(root):
     """The kit's commit, with '-dirty' if tracked files differ from it;
-    'unknown' outside a git checkout."""
+    outside a git checkout the commit its KIT_STAMP names, else
+    'unknown'."""
+    if not _is_checkout(root):
+        return read_stamp(root).get("commit", "unknown")
     try:
         commit = _git(root, "rev-parse", "HEAD").decode().strip()
         dirty = _git(root, "status", "--porcelain", "--untracked-files=no")
         return commit + ("-dirty" if dirty.strip() else "")
     except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+        return read_stamp(root).get("commit", "unknown")
 
 
 def submission_files(submission, stage_dirs):
