@@ -44,8 +44,10 @@ CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
 # Tests labelled `long` (stage 5's 2,000,000-operation differential runs) and
 # `grade_fixtures` (the submission grader on the kit's stages and broken
 # copies of them, which build the kit again in Release and under the
-# sanitizers: make grade-check, its own CI step) only run with LONG=1.
-CTEST_LABEL += $(if $(LONG),,-LE '^(long|grade_fixtures)$$')
+# sanitizers: make grade-check, its own CI step) and `grade_end_to_end`
+# (the Gradescope package and the handout's Classroom workflow, each
+# building a kit of its own: make grade-check LONG=1) only run with LONG=1.
+CTEST_LABEL += $(if $(LONG),,-LE '^(long|grade_fixtures|grade_end_to_end)$$')
 JOBS ?= 2
 PREFIX ?= /usr/local
 # Libraries cmake/deps.sh put in the checkout for want of root: every
@@ -379,11 +381,13 @@ fuzz-check: fuzz-build
 # docs/grading.md), one ctest test a stage; each copy must score what its
 # expected.json says. The grades build the kit themselves (Release,
 # ASan+UBSan, TSan for stage 4) in $(BUILD_DIR)/grade_fixtures, one stage
-# after another, so this needs only the configured build directory.
+# after another, so this needs only the configured build directory. LONG=1
+# adds the Gradescope package and the Classroom workflow end to end (label
+# grade_end_to_end), which build a kit of their own from nothing.
 grade-check: $(BUILD_DIR)/build.ninja
 	@cmake/deps.sh build
 	cd $(BUILD_DIR) && ctest --output-on-failure \
-	  $(if $(STAGE),-R '^grade_submission_$(STAGE)$$',-L '^grade_fixtures$$')
+	  $(if $(STAGE),-R '^grade_submission_$(STAGE)$$',-L '^grade_fixtures$$$(if $(LONG),|^grade_end_to_end$$)')
 
 # make draw ARGS="...": kvlab-draw (Release) with those arguments.
 # make docs-images: the drawings the docs show, from docs/tools/draw_images.sh.
