@@ -43,9 +43,12 @@ jobs:
         run: cmake/deps.sh build
       - name: Tests and progress table
         run: make ${{{{ matrix.stage }}}} test
+      # The runner is the student's own and runs only their code, so the
+      # grader's sandbox guards nothing here (and Ubuntu's AppArmor keeps
+      # bubblewrap from making its namespaces): grade without it.
       - name: Grade
         if: ${{{{ !cancelled() }}}}
-        run: make grade SUBMISSION=. STAGE=${{{{ matrix.assignment }}}}
+        run: make grade SUBMISSION=. STAGE=${{{{ matrix.assignment }}}} UNSANDBOXED=1
 """
 
 

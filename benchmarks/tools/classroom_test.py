@@ -131,7 +131,8 @@ def parse_only(kit, work):
         runs = [s["run"] for s in job["steps"] if "run" in s]
         if runs != ["cmake/deps.sh build",
                     "make ${{ matrix.stage }} test",
-                    "make grade SUBMISSION=. STAGE=${{ matrix.assignment }}"]:
+                    "make grade SUBMISSION=. STAGE=${{ matrix.assignment }} "
+                    "UNSANDBOXED=1"]:
             fail(f"the steps: {runs}")
         print(f"ok {stages}: {len(entries)} jobs, steps {runs}")
     return 0
