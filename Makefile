@@ -199,6 +199,9 @@ asan tsan:
 # table each, named after the test binary built in the assignment's folder.
 GROUPS_FILE = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/groups.txt $(STAGE)_*/*/tests/groups.txt))
 JUNIT = $(abspath $(BUILD_DIR))/ctest-$(STAGE).xml
+# ctest's console output, kept for the table: it names the signal a crashed
+# test died of, which the JUnit file leaves out.
+CTEST_LOG = $(abspath $(BUILD_DIR))/ctest-$(STAGE).log
 
 # The whole suite includes the aarch64 cross compile of the library (label
 # portable, cmake/portable.cmake), so it installs the cross compiler first;
@@ -206,11 +209,12 @@ JUNIT = $(abspath $(BUILD_DIR))/ctest-$(STAGE).xml
 test: build
 	$(if $(STAGE)$(SANITIZER),,@cmake/deps.sh cross)
 	@cmake/deps.sh draw
-	@rm -f $(if $(GROUPS_FILE),$(JUNIT))
+	@rm -f $(if $(GROUPS_FILE),$(JUNIT) $(CTEST_LOG))
 	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 $(CTEST_LABEL) \
-	  $(if $(GROUPS_FILE),--output-junit $(JUNIT)) \
-	  $(if $(GROUPS_FILE),; status=$$?; cd $(CURDIR) && for groups in $(GROUPS_FILE); do \
+	  $(if $(GROUPS_FILE),--output-junit $(JUNIT) | tee $(CTEST_LOG)) \
+	  $(if $(GROUPS_FILE),; status=$${PIPESTATUS[0]}; cd $(CURDIR) && for groups in $(GROUPS_FILE); do \
 	    /usr/bin/python3 benchmarks/tools/progress.py table $$groups $(JUNIT) \
+	    --ctest-log $(CTEST_LOG) \
 	    --binary $$(grep -m1 "/$${groups%/tests/groups.txt}/" $(BUILD_DIR)/tests-$(STAGE).txt); \
 	  done; exit $$status)
 

@@ -1,6 +1,7 @@
 """Unit tests of handout.py and progress.py (ctest handout_tools_unit):
 python3 -m unittest handout_test, from benchmarks/tools/."""
 
+import io
 import os
 import tempfile
 import textwrap
@@ -235,6 +236,54 @@ class ProgressTest(unittest.TestCase):
         self.assertFalse(two.ok)
         self.assertEqual((two.passed, two.failed, two.skipped), (0, 1, 1))
         self.assertEqual(two.stubs, ["Ns::F"])
+
+    def test_a_crashed_test_marks_its_group_and_quotes_its_first_line(self):
+        junit = textwrap.dedent("""\
+            <testsuite>
+            <testcase name="A.ok" status="run"><system-out>[ RUN      ] A.ok
+            [       OK ] A.ok (0 ms)</system-out></testcase>
+            <testcase name="B.dies" status="fail"><failure message=""/>
+            <system-out>[ RUN      ] B.dies
+            bst_store.cc:52: Put: Assertion `node' failed.
+            read docs/x.md#y</system-out></testcase>
+            <testcase name="B.stub" status="fail"><failure message=""/>
+            <system-out>[ RUN      ] B.stub
+            Ns::G is not written yet: read docs/x.md#y
+            [  FAILED  ] B.stub (0 ms)</system-out></testcase>
+            </testsuite>
+            """)
+        console = ("1/3 Test #2: B.dies ........Subprocess aborted***"
+                   "Exception:   0.01 sec\n"
+                   "2/3 Test #1: A.ok ..........   Passed    0.01 sec\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "j.xml"), "w") as f:
+                f.write(junit)
+            with open(os.path.join(tmp, "ctest.log"), "w") as f:
+                f.write(console)
+            signals = progress.crash_signals(os.path.join(tmp, "ctest.log"))
+            results = progress.results_from_junit(os.path.join(tmp, "j.xml"),
+                                                  signals)
+        self.assertEqual(signals, {"B.dies": "SIGABRT"})
+        self.assertIsNone(results["A.ok"].crash)
+        self.assertIsNone(results["B.stub"].crash)
+        self.assertEqual(results["B.dies"].crash,
+                         ("SIGABRT", "bst_store.cc:52: Put: Assertion `node' "
+                          "failed."))
+        groups = [progress.Group(1, "one", "A.*", "F", "d"),
+                  progress.Group(2, "two", "B.*", "G", "d")]
+        outcomes = progress.summarize(groups, results)
+        self.assertEqual(outcomes[1].stubs, ["Ns::G"])
+        table = io.StringIO()
+        progress.print_table("T", outcomes, out=table)
+        self.assertIn("FAILED (crashed: SIGABRT)", table.getvalue())
+        self.assertIn("B.dies crashed (SIGABRT): bst_store.cc:52: Put: "
+                      "Assertion `node' failed.", table.getvalue())
+
+    def test_a_silent_crash_without_the_console_still_shows(self):
+        result = progress.crash_of("B.x", "[ RUN      ] B.x\n")
+        self.assertEqual(result, "")
+        self.assertIsNone(progress.crash_of("B.x", "[ RUN      ] B.x\n"
+                                            "[  FAILED  ] B.x (1 ms)\n"))
 
     def test_groups_file_format(self):
         with tempfile.NamedTemporaryFile("w", suffix=".txt",
