@@ -169,7 +169,8 @@ help:
 	@echo "                            (STAGES=\"stage2 stage4\" or make stage2 handout: those only;"
 	@echo "                            stage 5 is two assignments, stage5_memory and stage5_trie)"
 	@echo "  make install PREFIX=dir   headers, libkvlab.a, libkvgrade.a, their .pc files, bin/kvlab-draw"
-	@echo "  make deps                 install missing Debian packages (run by the others)"
+	@echo "  make deps                 install missing Debian packages (run by the others; a stage's"
+	@echo "                            actions install only what the stages use: cmake/deps.sh stage)"
 	@echo "  make format / clean       clang-format every source / remove build/"
 	@echo "  make format-check         fail if any tracked source is not clang-formatted"
 
@@ -177,13 +178,27 @@ deps:
 	@cmake/deps.sh all
 
 # Each build directory is configured once; Ninja re-runs CMake when a
-# CMakeLists.txt changes.
-$(BUILD_DIR)/build.ninja $(RELEASE_DIR)/build.ninja:
+# CMakeLists.txt changes. A stage's actions need only the packages of the
+# stages (cmake/deps.sh stage: compiler, Abseil, GoogleTest); the whole kit's
+# need the benchmarks layer's too (cmake/deps.sh build: Judy, libhat-trie,
+# ISA-L, zlib), which CMake then must find (KVLAB_BENCHMARKS=ON,
+# cmake/benchmarks_deps.cmake). A build directory first configured for a
+# stage is configured again, with ON, before a whole-kit build.
+DEPS_GROUP = $(if $(STAGE),stage,build)
+WITH_BENCHMARKS = grep -q '^KVLAB_WITH_BENCHMARKS:INTERNAL=ON$$' $(1)/CMakeCache.txt \
+  || cmake -DKVLAB_BENCHMARKS=ON $(1)
+
+$(BUILD_DIR)/build.ninja:
+	@cmake/deps.sh $(DEPS_GROUP)
+	cmake -S . -B $(@D) -G Ninja $(CMAKE_ARGS) $(if $(STAGE),,-DKVLAB_BENCHMARKS=ON)
+
+$(RELEASE_DIR)/build.ninja:
 	@cmake/deps.sh build
-	cmake -S . -B $(@D) -G Ninja $(if $(filter $(RELEASE_DIR),$(@D)),-DCMAKE_BUILD_TYPE=Release,$(CMAKE_ARGS))
+	cmake -S . -B $(@D) -G Ninja -DCMAKE_BUILD_TYPE=Release -DKVLAB_BENCHMARKS=ON
 
 build: $(BUILD_DIR)/build.ninja
-	@cmake/deps.sh build
+	@cmake/deps.sh $(DEPS_GROUP)
+	$(if $(STAGE),,@$(call WITH_BENCHMARKS,$(BUILD_DIR)))
 	cmake --build $(BUILD_DIR) -j $(JOBS) $(if $(STAGE),--target $(STAGE))
 
 # A stage word alone builds that stage; before an action it only narrows it.
@@ -208,7 +223,7 @@ CTEST_LOG = $(abspath $(BUILD_DIR))/ctest-$(STAGE).log
 # the drawings' tests (label draw) need Graphviz.
 test: build
 	$(if $(STAGE)$(SANITIZER),,@cmake/deps.sh cross)
-	@cmake/deps.sh draw
+	$(if $(STAGE),,@cmake/deps.sh draw)
 	@rm -f $(if $(GROUPS_FILE),$(JUNIT) $(CTEST_LOG))
 	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 $(CTEST_LABEL) \
 	  $(if $(GROUPS_FILE),--output-junit $(JUNIT) | tee $(CTEST_LOG)) \
@@ -295,7 +310,7 @@ EXERCISES = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/exercises_test.cc))
 
 exercises: $(BUILD_DIR)/build.ninja
 	@if [ -z "$(EXERCISES)" ]; then echo "make exercises: no checkable exercises for '$(STAGE)'; stages with them: $(foreach f,$(wildcard stage*/tests/exercises_test.cc),$(firstword $(subst _, ,$(f))))" >&2; exit 2; fi
-	@cmake/deps.sh build
+	@cmake/deps.sh stage
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(STAGE)_exercises
 	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 -L '^$(STAGE)_exercises$$'
 
@@ -332,6 +347,7 @@ fuzz-check: fuzz-build
 # after another, so this needs only the configured build directory.
 grade-check: $(BUILD_DIR)/build.ninja
 	@cmake/deps.sh build
+	@$(call WITH_BENCHMARKS,$(BUILD_DIR))
 	cd $(BUILD_DIR) && ctest --output-on-failure \
 	  $(if $(STAGE),-R '^grade_submission_$(STAGE)$$',-L '^grade_fixtures$$')
 
