@@ -125,7 +125,9 @@ CTEST_SIGNALS = {"Subprocess aborted": "SIGABRT", "SegFault": "SIGSEGV",
                  "Illegal": "SIGILL", "Numerical": "SIGFPE",
                  "Bus error": "SIGBUS", "Child killed": "SIGKILL",
                  "Interrupt": "SIGINT"}
-GTEST_STATUS = re.compile(r"^\[ +(RUN|OK|FAILED|SKIPPED) +\] (\S+)")
+# "[  FAILED  ] Suite.Test/0, where GetParam() = x (3 ms)": the name ends
+# at a space or a comma.
+GTEST_STATUS = re.compile(r"^\[ +(RUN|OK|FAILED|SKIPPED) +\] ([^\s,]+)")
 
 
 def crash_signals(ctest_log):
