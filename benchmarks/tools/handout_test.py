@@ -3,11 +3,13 @@ python3 -m unittest handout_test, from benchmarks/tools/."""
 
 import io
 import os
+import re
 import tempfile
 import textwrap
 import unittest
 
 import handout
+import handout_readme
 import progress
 
 
@@ -194,6 +196,60 @@ class RoomsTest(unittest.TestCase):
             handout.parse_stages("stage3", available)
 
 
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+class CountsTest(unittest.TestCase):
+    """docs/teaching.md's table of the functions each stage leaves agrees
+    with what the generator cuts from this tree."""
+
+    def test_teaching_table_counts_what_the_generator_cuts(self):
+        files = handout.tracked_files(ROOT)
+        dirs = handout.stage_dirs(files)
+        rooms = handout.rooms_of(files)
+        units = handout.marked_stages(ROOT, files, dirs)
+        stubs = []
+        for f in files:
+            if handout.unit_of(f, rooms) in units and \
+                    f.endswith(handout.CPP_SUFFIXES):
+                with open(os.path.join(ROOT, f), encoding="utf-8") as fh:
+                    handout.transform(ROOT, f, fh.read(), units, dirs, {},
+                                      stubs, rooms)
+        counts = handout.count_stubs(stubs, units, dirs, rooms)
+        with open(os.path.join(ROOT, "docs", "teaching.md"),
+                  encoding="utf-8") as fh:
+            text = fh.read()
+        table = {}
+        for m in re.finditer(r"^\s*\| (\d)( memory| trie)? \| (.*) \| \[",
+                             text, re.M):
+            unit = "stage" + m.group(1) + (
+                "_" + m.group(2).strip() if m.group(2) else "")
+            numbers = [int(n) for n in re.findall(r"\((\d+)\)",
+                                                  m.group(3))]
+            table[unit] = (numbers[0], sum(numbers[1:]))
+        self.assertEqual(table, counts)
+
+
+class ReadmeTest(unittest.TestCase):
+    def test_the_handout_readme_starts_the_student_at_the_first_stage(self):
+        rooms = {"stage5_trie": handout.Room(
+            "stage5_trie", "stage5_hyperion/trie/",
+            "docs/stage5_hyperion.md")}
+        text = handout_readme.readme_text(
+            ["stage2", "stage5_trie"],
+            {"stage2": "stage2_btree", "stage5": "stage5_hyperion"}, rooms,
+            {"stage2": (11, 0), "stage5_trie": (15, 2)})
+        self.assertIn("make stage2 test\n", text)
+        self.assertIn("| `stage2` | `stage2_btree/` | 11 | "
+                      "[stage2_btree.md](docs/stage2_btree.md#your-task) |",
+                      text)
+        self.assertIn("| `stage5_trie` | `stage5_hyperion/trie/` | 15, and 2 "
+                      "exercise answers |", text)
+        self.assertIn("docs/getting-started.md", text)
+        self.assertIn("make draw", text)
+        self.assertIn("Handing in", text)
+
+
 class ProgressTest(unittest.TestCase):
     def test_gtest_filter_semantics(self):
         m = progress.matches
@@ -284,6 +340,9 @@ class ProgressTest(unittest.TestCase):
         self.assertEqual(result, "")
         self.assertIsNone(progress.crash_of("B.x", "[ RUN      ] B.x\n"
                                             "[  FAILED  ] B.x (1 ms)\n"))
+        self.assertIsNone(progress.crash_of(
+            "S/B.x/bst", "[ RUN      ] S/B.x/bst\n[  FAILED  ] S/B.x/bst, "
+            "where GetParam() = bst (0 ms)\n"))
 
     def test_groups_file_format(self):
         with tempfile.NamedTemporaryFile("w", suffix=".txt",
