@@ -41,10 +41,15 @@ endif
 # builds elsewhere (the install test builds a fresh one).
 RELEASE_DIR ?= build/release
 CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
-# Tests labelled `long` (stage 5's 2,000,000-operation differential runs) and
-# `grade_fixtures` (the submission grader on the kit's stages and broken
-# copies of them, which build the kit again in Release and under the
-# sanitizers: make grade-check, its own CI step) only run with LONG=1.
+# Tests labelled `long` only run with LONG=1: stage 5's 2,000,000-operation
+# differential runs, the handout of every stage built and run on its stubs
+# (handout_stubs_fail; make test builds stage 1's), and `make install` from
+# a fresh Release build (install_and_build_outside_program; make test still
+# installs its own build in grade_outside_program); .ci/run runs the last
+# two as a step of their own. So do those labelled `grade_fixtures` (the
+# submission grader on the kit's stages and broken copies of them, which
+# build the kit again in Release and under the sanitizers: make
+# grade-check, its own CI step).
 CTEST_LABEL += $(if $(LONG),,-LE '^(long|grade_fixtures)$$')
 JOBS ?= 2
 PREFIX ?= /usr/local
