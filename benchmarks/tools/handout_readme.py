@@ -89,12 +89,12 @@ write the stage:
 
 ```
 Progress of stage1_bst (stage1_bst/tests/groups.txt):
-   1  empty                    0/1    FAILED  -> FindNode (src/tree_search.cc)
+   1  empty                    0/3    FAILED  -> FindNode (src/tree_search.cc)
    2  one-key                  0/2    FAILED  -> BstStore::PutImpl
    ...
 Next: FindNode (src/tree_search.cc) (group 1, empty); read docs/stage1_bst.md#2-search-and-insert
   its tests stop at the stub of FindNode
-  run this group alone: build/debug/stage1_bst/stage1_test --gtest_filter='BstEmptyTest.*'
+  run this group alone: build/debug/stage1_bst/stage1_test --gtest_filter='BstEmptyTest.*:FindNodeTest.*'
 ```
 
 Each row is one group: how many of its tests pass, and the function to
