@@ -45,8 +45,10 @@ CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
 # differential runs, the handout of every stage built and run on its stubs
 # (handout_stubs_fail; make test builds stage 1's), and `make install` from
 # a fresh Release build (install_and_build_outside_program; make test still
-# installs its own build in grade_outside_program); .ci/run runs the last
-# two as a step of their own. So do those labelled `grade_fixtures` (the
+# installs its own build in grade_outside_program), and the out-of-memory
+# sweep of every store at full size (front_allocation_failure_full; make
+# test runs it at half size); .ci/run runs the last three as a step of
+# their own. So do those labelled `grade_fixtures` (the
 # submission grader on the kit's stages and broken copies of them, which
 # build the kit again in Release and under the sanitizers: make
 # grade-check, its own CI step).
