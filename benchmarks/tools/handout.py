@@ -80,8 +80,15 @@ HASH_ANY = re.compile(r"^\s*# handout:")
 LAST_IDENTIFIER = re.compile(r"([A-Za-z_]\w*)$")
 # Instructor material a handout leaves out: the submission grader's broken
 # copies of the reference (patches that quote it) and its sample private
-# tests (docs/grading.md).
+# tests (docs/grading.md), and each stage's breaks for group_audit.py
+# (tests/mutations.txt, which quote reference lines).
 INSTRUCTOR_ONLY = ("benchmarks/grade/submission/tests/fixtures/",)
+INSTRUCTOR_ONLY_NAMES = ("tests/mutations.txt",)
+
+
+def instructor_only(path):
+    return path.startswith(INSTRUCTOR_ONLY) or \
+        path.endswith(INSTRUCTOR_ONLY_NAMES)
 
 
 class MarkerError(Exception):
@@ -480,7 +487,7 @@ def main(argv):
     args = parser.parse_args(argv[1:])
     root = os.path.abspath(args.source)
     files = [f for f in tracked_files(root)
-             if not f.startswith(INSTRUCTOR_ONLY)]
+             if not instructor_only(f)]
     dirs = stage_dirs(files)
     rooms = rooms_of(files)
     try:

@@ -230,6 +230,16 @@ class CountsTest(unittest.TestCase):
         self.assertEqual(table, counts)
 
 
+class InstructorOnlyTest(unittest.TestCase):
+    def test_breaks_and_fixtures_stay_out_of_a_handout(self):
+        self.assertTrue(handout.instructor_only(
+            "stage1_bst/tests/mutations.txt"))
+        self.assertTrue(handout.instructor_only(
+            "benchmarks/grade/submission/tests/fixtures/stage1/a.patch"))
+        self.assertFalse(handout.instructor_only(
+            "stage1_bst/tests/groups.txt"))
+
+
 class ReadmeTest(unittest.TestCase):
     def test_the_handout_readme_starts_the_student_at_the_first_stage(self):
         rooms = {"stage5_trie": handout.Room(
