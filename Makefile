@@ -41,12 +41,19 @@ endif
 # builds elsewhere (the install test builds a fresh one).
 RELEASE_DIR ?= build/release
 CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
-# Tests labelled `long` (stage 5's 2,000,000-operation differential runs) and
-# `grade_fixtures` (the submission grader on the kit's stages and broken
-# copies of them, which build the kit again in Release and under the
-# sanitizers: make grade-check, its own CI step) and `grade_end_to_end`
+# Tests labelled `long` only run with LONG=1: stage 5's 2,000,000-operation
+# differential runs, the handout of every stage built and run on its stubs
+# (handout_stubs_fail; make test builds stage 1's), and `make install` from
+# a fresh Release build (install_and_build_outside_program; make test still
+# installs its own build in grade_outside_program), and the out-of-memory
+# sweep of every store at full size (front_allocation_failure_full; make
+# test runs it at half size); .ci/run runs the last three as a step of
+# their own. So do those labelled `grade_fixtures` (the
+# submission grader on the kit's stages and broken copies of them, which
+# build the kit again in Release and under the sanitizers: make
+# grade-check, its own CI step), and those labelled `grade_end_to_end`
 # (the Gradescope package and the handout's Classroom workflow, each
-# building a kit of its own: make grade-check LONG=1) only run with LONG=1.
+# building a kit of its own: make grade-check LONG=1).
 CTEST_LABEL += $(if $(LONG),,-LE '^(long|grade_fixtures|grade_end_to_end)$$')
 JOBS ?= 2
 PREFIX ?= /usr/local
@@ -186,7 +193,8 @@ help:
 	@echo "                            (STAGES=\"stage2 stage4\" or make stage2 handout: those only;"
 	@echo "                            stage 5 is two assignments, stage5_memory and stage5_trie)"
 	@echo "  make install PREFIX=dir   headers, libkvlab.a, libkvgrade.a, their .pc files, bin/kvlab-draw"
-	@echo "  make deps                 install missing Debian packages (run by the others)"
+	@echo "  make deps                 install missing Debian packages (run by the others; a stage's"
+	@echo "                            actions install only what the stages use: cmake/deps.sh stage)"
 	@echo "  make format / clean       clang-format every source / remove build/"
 	@echo "  make format-check         fail if any tracked source is not clang-formatted"
 
@@ -194,13 +202,27 @@ deps:
 	@cmake/deps.sh all
 
 # Each build directory is configured once; Ninja re-runs CMake when a
-# CMakeLists.txt changes.
-$(BUILD_DIR)/build.ninja $(RELEASE_DIR)/build.ninja:
+# CMakeLists.txt changes. A stage's actions need only the packages of the
+# stages (cmake/deps.sh stage: compiler, Abseil, GoogleTest); the whole kit's
+# need the benchmarks layer's too (cmake/deps.sh build: Judy, libhat-trie,
+# ISA-L, zlib), which CMake then must find (KVLAB_BENCHMARKS=ON,
+# cmake/benchmarks_deps.cmake). A build directory first configured for a
+# stage is configured again, with ON, before a whole-kit build.
+DEPS_GROUP = $(if $(STAGE),stage,build)
+WITH_BENCHMARKS = grep -q '^KVLAB_WITH_BENCHMARKS:INTERNAL=ON$$' $(1)/CMakeCache.txt \
+  || cmake -DKVLAB_BENCHMARKS=ON $(1)
+
+$(BUILD_DIR)/build.ninja:
+	@cmake/deps.sh $(DEPS_GROUP)
+	cmake -S . -B $(@D) -G Ninja $(CMAKE_ARGS) $(if $(STAGE),,-DKVLAB_BENCHMARKS=ON)
+
+$(RELEASE_DIR)/build.ninja:
 	@cmake/deps.sh build
-	cmake -S . -B $(@D) -G Ninja $(if $(filter $(RELEASE_DIR),$(@D)),-DCMAKE_BUILD_TYPE=Release,$(CMAKE_ARGS))
+	cmake -S . -B $(@D) -G Ninja -DCMAKE_BUILD_TYPE=Release -DKVLAB_BENCHMARKS=ON
 
 build: $(BUILD_DIR)/build.ninja
-	@cmake/deps.sh build
+	@cmake/deps.sh $(DEPS_GROUP)
+	$(if $(STAGE),,@$(call WITH_BENCHMARKS,$(BUILD_DIR)))
 	cmake --build $(BUILD_DIR) -j $(JOBS) $(if $(STAGE),--target $(STAGE))
 
 # A stage word alone builds that stage; before an action it only narrows it.
@@ -216,18 +238,22 @@ asan tsan:
 # table each, named after the test binary built in the assignment's folder.
 GROUPS_FILE = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/groups.txt $(STAGE)_*/*/tests/groups.txt))
 JUNIT = $(abspath $(BUILD_DIR))/ctest-$(STAGE).xml
+# ctest's console output, kept for the table: it names the signal a crashed
+# test died of, which the JUnit file leaves out.
+CTEST_LOG = $(abspath $(BUILD_DIR))/ctest-$(STAGE).log
 
 # The whole suite includes the aarch64 cross compile of the library (label
 # portable, cmake/portable.cmake), so it installs the cross compiler first;
 # the drawings' tests (label draw) need Graphviz.
 test: build
 	$(if $(STAGE)$(SANITIZER),,@cmake/deps.sh cross)
-	@cmake/deps.sh draw
-	@rm -f $(if $(GROUPS_FILE),$(JUNIT))
+	$(if $(STAGE),,@cmake/deps.sh draw)
+	@rm -f $(if $(GROUPS_FILE),$(JUNIT) $(CTEST_LOG))
 	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 $(CTEST_LABEL) \
-	  $(if $(GROUPS_FILE),--output-junit $(JUNIT)) \
-	  $(if $(GROUPS_FILE),; status=$$?; cd $(CURDIR) && for groups in $(GROUPS_FILE); do \
+	  $(if $(GROUPS_FILE),--output-junit $(JUNIT) | tee $(CTEST_LOG)) \
+	  $(if $(GROUPS_FILE),; status=$${PIPESTATUS[0]}; cd $(CURDIR) && for groups in $(GROUPS_FILE); do \
 	    /usr/bin/python3 benchmarks/tools/progress.py table $$groups $(JUNIT) \
+	    --ctest-log $(CTEST_LOG) \
 	    --binary $$(grep -m1 "/$${groups%/tests/groups.txt}/" $(BUILD_DIR)/tests-$(STAGE).txt); \
 	  done; exit $$status)
 
@@ -342,7 +368,7 @@ EXERCISE_TARGETS = $(foreach f,$(EXERCISES),$(if $(filter 4,$(words $(subst /, ,
 
 exercises: $(BUILD_DIR)/build.ninja
 	@if [ -z "$(EXERCISES)" ]; then echo "make exercises: no checkable exercises for '$(STAGE)'; stages with them: $(sort $(foreach f,$(wildcard stage*/tests/exercises_test.cc stage*/*/tests/exercises_test.cc),$(firstword $(subst _, ,$(f)))))" >&2; exit 2; fi
-	@cmake/deps.sh build
+	@cmake/deps.sh stage
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(EXERCISE_TARGETS)
 	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 -L '^$(STAGE)_exercises$$'
 
@@ -386,6 +412,7 @@ fuzz-check: fuzz-build
 # grade_end_to_end), which build a kit of their own from nothing.
 grade-check: $(BUILD_DIR)/build.ninja
 	@cmake/deps.sh build
+	@$(call WITH_BENCHMARKS,$(BUILD_DIR))
 	cd $(BUILD_DIR) && ctest --output-on-failure \
 	  $(if $(STAGE),-R '^grade_submission_$(STAGE)$$',-L '^grade_fixtures$$$(if $(LONG),|^grade_end_to_end$$)')
 

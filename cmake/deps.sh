@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kvlab needs, and only those that are missing.
 #
-# Usage: cmake/deps.sh [build|words|memcheck|bench|profile|fuzz|format|cross|
-#                       draw|browser|all]
-#   build     compiler-side libraries (Abseil, GoogleTest, pkg-config, CMake,
-#             Ninja), the peers' libraries (Judy, HAT-trie), ISA-L (the CRC-32C
-#             of the durable store's log), and python3, patch and bubblewrap
-#             (its sandbox) for the submission grader and its tests (python3-yaml:
-#             the test that reads a handout's GitHub workflow)
+# Usage: cmake/deps.sh [stage|build|words|memcheck|bench|profile|fuzz|format|
+#                       cross|draw|browser|all]
+#   stage     what a stage's build and tests use (make stageN test): the
+#             compiler, CMake, Ninja, pkg-config, Abseil, GoogleTest, and
+#             python3 for the progress table
+#   build     the whole kit (make test, bench, grade): the above, the peers'
+#             libraries (Judy, HAT-trie), ISA-L (the CRC-32C of the durable
+#             store's log), zlib (gcide3), and patch, bubblewrap (its sandbox)
+#             and python3-yaml (the test that reads a handout's GitHub
+#             workflow) for the submission grader and its tests
 #   words     Debian word lists for the `words` data set
 #   memcheck  valgrind and python3 (make memcheck, make massif)
 #   bench     the data sets built from Debian packages (English, French, German,
@@ -45,9 +48,10 @@ group=${1:-all}
 here=$(cd "$(dirname "$0")/.." && pwd)
 local_root=${KVLAB_DEPS_DIR:-$here/.deps/root}
 local_list=$local_root/../installed.txt
-build_pkgs=(g++ cmake ninja-build pkg-config libabsl-dev libgtest-dev libgmock-dev
-            libjudy-dev libhat-trie-dev libisal-dev zlib1g-dev python3 python3-yaml patch
-            bubblewrap)
+stage_pkgs=(g++ cmake ninja-build pkg-config libabsl-dev libgtest-dev libgmock-dev
+            python3)
+build_pkgs=("${stage_pkgs[@]}" libjudy-dev libhat-trie-dev libisal-dev zlib1g-dev
+            patch bubblewrap python3-yaml)
 words_pkgs=(wamerican wbritish)
 memcheck_pkgs=(valgrind python3)  # python3: massif_summary.sh reads ms_print
 bench_pkgs=(wamerican wbritish wamerican-insane wbritish-insane wcanadian-insane
@@ -61,6 +65,7 @@ draw_pkgs=(graphviz)
 browser_pkgs=(chromium)
 
 case "$group" in
+  stage) wanted=("${stage_pkgs[@]}") ;;
   build) wanted=("${build_pkgs[@]}") ;;
   words) wanted=("${words_pkgs[@]}") ;;
   memcheck) wanted=("${memcheck_pkgs[@]}") ;;
@@ -74,7 +79,7 @@ case "$group" in
   all) wanted=("${build_pkgs[@]}" "${words_pkgs[@]}" "${memcheck_pkgs[@]}"
                "${bench_pkgs[@]}" "${profile_pkgs[@]}" "${fuzz_pkgs[@]}" "${format_pkgs[@]}"
                "${cross_pkgs[@]}" "${draw_pkgs[@]}" "${browser_pkgs[@]}") ;;
-  *) echo "deps: unknown group '$group' (build, words, memcheck, bench, profile, fuzz, format, cross, draw, browser, all)" >&2; exit 2 ;;
+  *) echo "deps: unknown group '$group' (stage, build, words, memcheck, bench, profile, fuzz, format, cross, draw, browser, all)" >&2; exit 2 ;;
 esac
 
 installed() {

@@ -21,6 +21,12 @@ add_library(kvlab STATIC ${objects})
 target_link_libraries(kvlab PUBLIC ${components})
 kvlab_install_library(kvlab)
 
+# The system libraries libkvlab.a's objects call: the peers' and the durable
+# wrapper's only when this build has them (cmake/benchmarks_deps.cmake).
+set(KVLAB_PC_LIBS_PRIVATE "-pthread")
+if(KVLAB_WITH_BENCHMARKS)
+  string(APPEND KVLAB_PC_LIBS_PRIVATE " -lJudy -lhat-trie -lisal")
+endif()
 configure_file(cmake/kvlab.pc.in ${CMAKE_BINARY_DIR}/kvlab.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/kvlab.pc
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

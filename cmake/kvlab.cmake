@@ -28,19 +28,25 @@ function(kvlab_add_component name)
   set_property(GLOBAL APPEND PROPERTY KVLAB_COMPONENTS ${name})
 endfunction()
 
-# kvlab_add_test(NAME LABEL stageN [PREFIX p] SOURCES ... LIBS ...): a
-# GoogleTest binary whose tests run under `make test` and `make <LABEL>
-# test`. Its path is listed in build/tests-<LABEL>.txt for `make <LABEL>
-# memcheck`. PREFIX starts every test name, for a binary that runs the same
-# tests as another one (test names are unique in ctest).
+# kvlab_add_test(NAME LABEL stageN [PREFIX p] [SCALE s] SOURCES ... LIBS
+# ...): a GoogleTest binary whose tests run under `make test` and `make
+# <LABEL> test`. Its path is listed in build/tests-<LABEL>.txt for `make
+# <LABEL> memcheck`. PREFIX starts every test name, for a binary that runs
+# the same tests as another one (test names are unique in ctest); SCALE runs
+# its tests at that fraction of their sizes (KVLAB_TEST_SCALE), for such a
+# repeat when the first binary already runs them at full size.
 function(kvlab_add_test name)
-  cmake_parse_arguments(ARG "" "LABEL;PREFIX" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "LABEL;PREFIX;SCALE" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} kvlab_common
                         GTest::gtest GTest::gtest_main Threads::Threads)
+  set(environment "")
+  if(ARG_SCALE)
+    set(environment ENVIRONMENT KVLAB_TEST_SCALE=${ARG_SCALE})
+  endif()
   gtest_discover_tests(${name}
     TEST_PREFIX "${ARG_PREFIX}"
-    PROPERTIES LABELS ${ARG_LABEL}
+    PROPERTIES LABELS ${ARG_LABEL} ${environment}
     DISCOVERY_TIMEOUT 60)
   set_property(GLOBAL APPEND PROPERTY KVLAB_TESTS_${ARG_LABEL}
                $<TARGET_FILE:${name}>)

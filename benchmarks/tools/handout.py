@@ -62,6 +62,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "docs", "tools"))
 import check_docs  # noqa: E402  (anchors(): GitHub's heading ids)
 import classroom  # noqa: E402  (the workflow a handout carries)
+sys.path.insert(0, HERE)
+import handout_readme  # noqa: E402
 
 STAGE_DIR = re.compile(r"^(stage\d+)_\w+$")
 CPP_SUFFIXES = (".cc", ".h", ".cpp", ".hpp")
@@ -84,9 +86,17 @@ HASH_ANY = re.compile(r"^\s*# handout:")
 LAST_IDENTIFIER = re.compile(r"([A-Za-z_]\w*)$")
 # Instructor material a handout leaves out: the submission grader's broken
 # copies of the reference (patches that quote it) and its sample private
-# tests (docs/grading.md).
+# tests (docs/grading.md), the model answers of the exercises
+# (docs/instructor/), and each stage's breaks for group_audit.py
+# (tests/mutations.txt, which quote reference lines).
 INSTRUCTOR_ONLY = ("benchmarks/grade/submission/tests/fixtures/",
                    "docs/instructor/")
+INSTRUCTOR_ONLY_NAMES = ("tests/mutations.txt",)
+
+
+def instructor_only(path):
+    return path.startswith(INSTRUCTOR_ONLY) or \
+        path.endswith(INSTRUCTOR_ONLY_NAMES)
 # Code outside the stages whose stub markers every handout cuts, with the
 # chapter its "-> #anchor" markers name: the durability chapter's exercises.
 ALWAYS_CUT = {"common/src/durable/exercises.cc": "durability"}
@@ -437,6 +447,24 @@ def write_stamp(root, out, stages):
         fh.write("commit: %s\nassignments: %s\n" % (commit, " ".join(stages)))
 
 
+def is_exercise(stub):
+    """Whether a stub is the answer to one of a chapter's exercises (its
+    docs section is the chapter's exercises), not a function the stage's
+    groups need."""
+    return "exercises" in stub.docs.partition("#")[2]
+
+
+def count_stubs(stubs, units, dirs, rooms):
+    """{unit: (functions to write, exercise answers to write)}."""
+    counts = {}
+    for unit in units:
+        where = rooms[unit].prefix if unit in rooms else dirs[unit] + "/"
+        mine = [s for s in stubs if s.path.startswith(where)]
+        exercises = sum(1 for s in mine if is_exercise(s))
+        counts[unit] = (len(mine) - exercises, exercises)
+    return counts
+
+
 def marked_stages(root, files, dirs=None):
     """The units (stages, or assignments of a stage with rooms) whose C++
     sources carry at least one stub marker, in stage order."""
@@ -492,7 +520,7 @@ def main(argv):
     args = parser.parse_args(argv[1:])
     root = os.path.abspath(args.source)
     files = [f for f in tracked_files(root)
-             if not f.startswith(INSTRUCTOR_ONLY)]
+             if not instructor_only(f)]
     dirs = stage_dirs(files)
     rooms = rooms_of(files)
     try:
@@ -532,11 +560,13 @@ def main(argv):
         print("handout: %s" % e, file=sys.stderr)
         return 2
 
+    counts = count_stubs(stubs, stages, dirs, rooms)
     if args.list:
         for unit in stages:
             where = rooms[unit].prefix.rstrip("/") if unit in rooms \
                 else dirs[unit]
-            print("%s (%s):" % (unit, where))
+            print("%s (%s): %d functions, %d exercise answers" %
+                  ((unit, where) + counts[unit]))
             for s in stubs:
                 if s.path.startswith(where + "/"):
                     print("  %-40s %s:%d  %s" %
@@ -563,10 +593,16 @@ def main(argv):
         else:
             shutil.copy2(src, dst)
     clang_format(sorted({s.path for s in stubs}), out)
+    # The reference's README is for its readers; students get their own.
+    with open(os.path.join(out, "README.md"), "w", encoding="utf-8") as fh:
+        fh.write(handout_readme.readme_text(stages, dirs, rooms, counts))
     classroom.write_workflow(out, stages)
     write_stamp(root, out, stages)
-    print("handout: %s, stages %s: %d functions to write in %d files" %
-          (out, " ".join(stages), len(stubs), len({s.path for s in stubs})))
+    functions = sum(c[0] for c in counts.values())
+    exercises = sum(c[1] for c in counts.values())
+    print("handout: %s, stages %s: %d functions and %d exercise answers to "
+          "write in %d files" % (out, " ".join(stages), functions, exercises,
+                                 len({s.path for s in stubs})))
     print("next: cd %s && make %s test" % (out, re.match(r"stage\d+", stages[0]).group(0)))
     return 0
 

@@ -4,11 +4,13 @@ python3 -m unittest handout_test, from benchmarks/tools/."""
 import contextlib
 import io
 import os
+import re
 import tempfile
 import textwrap
 import unittest
 
 import handout
+import handout_readme
 import progress
 
 
@@ -258,6 +260,70 @@ class WholeHandoutTest(unittest.TestCase):
         self.assertIn('#include "kvlab/not_implemented.h"', text)
 
 
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+class CountsTest(unittest.TestCase):
+    """docs/teaching.md's table of the functions each stage leaves agrees
+    with what the generator cuts from this tree."""
+
+    def test_teaching_table_counts_what_the_generator_cuts(self):
+        files = handout.tracked_files(ROOT)
+        dirs = handout.stage_dirs(files)
+        rooms = handout.rooms_of(files)
+        units = handout.marked_stages(ROOT, files, dirs)
+        stubs = []
+        for f in files:
+            if handout.unit_of(f, rooms) in units and \
+                    f.endswith(handout.CPP_SUFFIXES):
+                with open(os.path.join(ROOT, f), encoding="utf-8") as fh:
+                    handout.transform(ROOT, f, fh.read(), units, dirs, {},
+                                      stubs, rooms)
+        counts = handout.count_stubs(stubs, units, dirs, rooms)
+        with open(os.path.join(ROOT, "docs", "teaching.md"),
+                  encoding="utf-8") as fh:
+            text = fh.read()
+        table = {}
+        for m in re.finditer(r"^\s*\| (\d)( memory| trie| wormhole)? \| (.*) \| \[",
+                             text, re.M):
+            unit = "stage" + m.group(1) + (
+                "_" + m.group(2).strip() if m.group(2) else "")
+            numbers = [int(n) for n in re.findall(r"\((\d+)\)",
+                                                  m.group(3))]
+            table[unit] = (numbers[0], sum(numbers[1:]))
+        self.assertEqual(table, counts)
+
+
+class InstructorOnlyTest(unittest.TestCase):
+    def test_breaks_and_fixtures_stay_out_of_a_handout(self):
+        self.assertTrue(handout.instructor_only(
+            "stage1_bst/tests/mutations.txt"))
+        self.assertTrue(handout.instructor_only(
+            "benchmarks/grade/submission/tests/fixtures/stage1/a.patch"))
+        self.assertFalse(handout.instructor_only(
+            "stage1_bst/tests/groups.txt"))
+
+
+class ReadmeTest(unittest.TestCase):
+    def test_the_handout_readme_starts_the_student_at_the_first_stage(self):
+        rooms = {"stage5_trie": handout.Room(
+            "stage5_trie", "stage5_hyperion/trie/",
+            "docs/stage5_hyperion.md")}
+        text = handout_readme.readme_text(
+            ["stage2", "stage5_trie"],
+            {"stage2": "stage2_btree", "stage5": "stage5_hyperion"}, rooms,
+            {"stage2": (11, 0), "stage5_trie": (15, 2)})
+        self.assertIn("make stage2 test\n", text)
+        self.assertIn("| `stage2` | `stage2_btree/` | 11 | "
+                      "[stage2_btree.md](docs/stage2_btree.md#your-task) |",
+                      text)
+        self.assertIn("| `stage5_trie` | `stage5_hyperion/trie/` | 15, and 2 "
+                      "exercise answers |", text)
+        self.assertIn("docs/getting-started.md", text)
+        self.assertIn("make draw", text)
+        self.assertIn("Handing in", text)
+
+
 class ProgressTest(unittest.TestCase):
     def test_gtest_filter_semantics(self):
         m = progress.matches
@@ -300,6 +366,57 @@ class ProgressTest(unittest.TestCase):
         self.assertFalse(two.ok)
         self.assertEqual((two.passed, two.failed, two.skipped), (0, 1, 1))
         self.assertEqual(two.stubs, ["Ns::F"])
+
+    def test_a_crashed_test_marks_its_group_and_quotes_its_first_line(self):
+        junit = textwrap.dedent("""\
+            <testsuite>
+            <testcase name="A.ok" status="run"><system-out>[ RUN      ] A.ok
+            [       OK ] A.ok (0 ms)</system-out></testcase>
+            <testcase name="B.dies" status="fail"><failure message=""/>
+            <system-out>[ RUN      ] B.dies
+            bst_store.cc:52: Put: Assertion `node' failed.
+            read docs/x.md#y</system-out></testcase>
+            <testcase name="B.stub" status="fail"><failure message=""/>
+            <system-out>[ RUN      ] B.stub
+            Ns::G is not written yet: read docs/x.md#y
+            [  FAILED  ] B.stub (0 ms)</system-out></testcase>
+            </testsuite>
+            """)
+        console = ("1/3 Test #2: B.dies ........Subprocess aborted***"
+                   "Exception:   0.01 sec\n"
+                   "2/3 Test #1: A.ok ..........   Passed    0.01 sec\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "j.xml"), "w") as f:
+                f.write(junit)
+            with open(os.path.join(tmp, "ctest.log"), "w") as f:
+                f.write(console)
+            signals = progress.crash_signals(os.path.join(tmp, "ctest.log"))
+            results = progress.results_from_junit(os.path.join(tmp, "j.xml"),
+                                                  signals)
+        self.assertEqual(signals, {"B.dies": "SIGABRT"})
+        self.assertIsNone(results["A.ok"].crash)
+        self.assertIsNone(results["B.stub"].crash)
+        self.assertEqual(results["B.dies"].crash,
+                         ("SIGABRT", "bst_store.cc:52: Put: Assertion `node' "
+                          "failed."))
+        groups = [progress.Group(1, "one", "A.*", "F", "d"),
+                  progress.Group(2, "two", "B.*", "G", "d")]
+        outcomes = progress.summarize(groups, results)
+        self.assertEqual(outcomes[1].stubs, ["Ns::G"])
+        table = io.StringIO()
+        progress.print_table("T", outcomes, out=table)
+        self.assertIn("FAILED (crashed: SIGABRT)", table.getvalue())
+        self.assertIn("B.dies crashed (SIGABRT): bst_store.cc:52: Put: "
+                      "Assertion `node' failed.", table.getvalue())
+
+    def test_a_silent_crash_without_the_console_still_shows(self):
+        result = progress.crash_of("B.x", "[ RUN      ] B.x\n")
+        self.assertEqual(result, "")
+        self.assertIsNone(progress.crash_of("B.x", "[ RUN      ] B.x\n"
+                                            "[  FAILED  ] B.x (1 ms)\n"))
+        self.assertIsNone(progress.crash_of(
+            "S/B.x/bst", "[ RUN      ] S/B.x/bst\n[  FAILED  ] S/B.x/bst, "
+            "where GetParam() = bst (0 ms)\n"))
 
     def test_groups_file_format(self):
         with tempfile.NamedTemporaryFile("w", suffix=".txt",

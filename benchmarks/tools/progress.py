@@ -13,9 +13,12 @@ GoogleTest --gtest_filter ("A.*:B.C-A.D": patterns with * and ?, joined by
 belongs to exactly one group.
 
 Usage:
-  progress.py table GROUPS JUNIT [--binary PATH]
+  progress.py table GROUPS JUNIT [--binary PATH] [--ctest-log PATH]
       The table from ctest's JUnit file (ctest --output-junit), as
-      `make stageN test` prints it after the tests ran. Exit status 0.
+      `make stageN test` prints it after the tests ran. A test whose binary
+      crashed (it started and never reported a result) marks its group
+      `crashed`, with the signal ctest's console output (--ctest-log) names
+      and the first line the test printed before it died. Exit status 0.
   progress.py run GROUPS BINARY [--expect pass|fail] [--lint] [--quiet]
       Runs the test binary once (GoogleTest JSON output; a run that crashes
       is repeated group by group) and prints the table. --expect pass: exit
@@ -34,6 +37,7 @@ import fnmatch
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -103,14 +107,71 @@ def enabled(name):
 
 
 class Result:
-    """One test's outcome; `output` is what it printed (for stub names)."""
+    """One test's outcome; `output` is what it printed (for stub names).
+    `crash` is set when the test's process died before reporting a result:
+    (how it died, e.g. "SIGABRT", the first line it printed while it ran)."""
 
-    def __init__(self, status, output=""):
-        self.status, self.output = status, output
+    def __init__(self, status, output="", crash=None):
+        self.status, self.output, self.crash = status, output, crash
 
 
-def results_from_junit(path):
-    """{test name: Result} from ctest's --output-junit file."""
+# ctest's console line for a test that died of a signal:
+# "  3/31 Test  #3: BstOneKeyTest.Put .....Subprocess aborted***Exception: ..."
+CTEST_EXCEPTION = re.compile(
+    r"Test\s+#\d+: (\S+) \.*\s*([A-Za-z][\w ]*?)\s*\*\*\*Exception")
+CTEST_TIMEOUT = re.compile(r"Test\s+#\d+: (\S+) \.*\s*\*\*\*Timeout")
+# ctest's words for a signal, by the signal's name.
+CTEST_SIGNALS = {"Subprocess aborted": "SIGABRT", "SegFault": "SIGSEGV",
+                 "Illegal": "SIGILL", "Numerical": "SIGFPE",
+                 "Bus error": "SIGBUS", "Child killed": "SIGKILL",
+                 "Interrupt": "SIGINT"}
+# "[  FAILED  ] Suite.Test/0, where GetParam() = x (3 ms)": the name ends
+# at a space or a comma.
+GTEST_STATUS = re.compile(r"^\[ +(RUN|OK|FAILED|SKIPPED) +\] ([^\s,]+)")
+
+
+def crash_signals(ctest_log):
+    """{test name: "SIGABRT"...} for the tests ctest saw die of a signal."""
+    signals = {}
+    try:
+        with open(ctest_log, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = CTEST_EXCEPTION.search(line)
+                if m:
+                    signals[m.group(1)] = CTEST_SIGNALS.get(m.group(2),
+                                                            m.group(2))
+                m = CTEST_TIMEOUT.search(line)
+                if m:
+                    signals[m.group(1)] = "timed out"
+    except OSError:
+        pass
+    return signals
+
+
+def crash_of(name, output):
+    """The first line `name` printed after it started, if its output shows
+    it started and never ended (its process died); None if it ended. The
+    line is "" if it printed nothing before dying."""
+    started, ended, first = False, False, None
+    for line in output.split("\n"):
+        m = GTEST_STATUS.match(line.strip())
+        if m:
+            if m.group(1) == "RUN" and m.group(2) == name:
+                started = True
+            elif started and m.group(2) == name:
+                ended = True
+            continue
+        if started and first is None and line.strip():
+            first = line.strip()
+    if not started or ended:
+        return None
+    return first or ""
+
+
+def results_from_junit(path, signals=None):
+    """{test name: Result} from ctest's --output-junit file; `signals`
+    (crash_signals()) names how crashed tests died."""
+    signals = signals or {}
     results = {}
     for case in ElementTree.parse(path).getroot().iter("testcase"):
         name = test_name(case.get("name", ""))
@@ -120,7 +181,11 @@ def results_from_junit(path):
         if status == "run" and case.find("failure") is None:
             results[name] = Result(PASSED, output)
         elif status in ("fail",) or case.find("failure") is not None:
-            results[name] = Result(FAILED, output)
+            first = crash_of(name, output)
+            crash = None
+            if first is not None or name in signals:
+                crash = (signals.get(name, "died"), first or "")
+            results[name] = Result(FAILED, output, crash)
         elif status in ("notrun", "disabled") or \
                 case.find("skipped") is not None:
             results[name] = Result(SKIPPED, output)
@@ -163,6 +228,14 @@ def list_tests(binary):
     return [n for n in names if enabled(n)]
 
 
+def signal_name(number):
+    """"SIGABRT" for 6; "signal N" for a number Python does not name."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return "signal %d" % number
+
+
 def _run_gtest(binary, gtest_filter, timeout):
     """Runs `binary` with `gtest_filter`: ({name: Result}, None) or
     (partial results, why it stopped) if it crashed or timed out."""
@@ -178,8 +251,8 @@ def _run_gtest(binary, gtest_filter, timeout):
             return {}, "timed out after %d s" % timeout
         if proc.returncode < 0 or not os.path.exists(report):
             tail = proc.stderr.strip().split("\n")[-1:] if proc.stderr else []
-            return {}, "crashed (%s)%s" % (
-                "signal %d" % -proc.returncode if proc.returncode < 0
+            return {}, "crashed: %s%s" % (
+                signal_name(-proc.returncode) if proc.returncode < 0
                 else "exit %d" % proc.returncode,
                 ": " + tail[0] if tail else "")
         return results_from_gtest_json(report), None
@@ -203,10 +276,14 @@ def run_binary(binary, groups, timeout=1800):
 
 
 class GroupOutcome:
-    def __init__(self, group, passed, failed, skipped, stubs, error):
+    """`crashes`: [(test name, how it died, first line it printed)]."""
+
+    def __init__(self, group, passed, failed, skipped, stubs, error,
+                 crashes=None):
         self.group = group
         self.passed, self.failed, self.skipped = passed, failed, skipped
         self.stubs, self.error = stubs, error
+        self.crashes = crashes or []
 
     @property
     def ok(self):
@@ -223,7 +300,7 @@ def summarize(groups, results, errors=None):
     outcomes = []
     for g in groups:
         passed = failed = skipped = 0
-        stubs = []
+        stubs, crashes = [], []
         for name, r in results.items():
             if not enabled(name) or not matches(g.filter, name):
                 continue
@@ -231,13 +308,16 @@ def summarize(groups, results, errors=None):
                 passed += 1
             elif r.status == FAILED:
                 failed += 1
+                if r.crash:
+                    crashes.append((name,) + tuple(r.crash))
+                    continue  # a crash is the student's code, not a stub
                 for function, _ in STUB_MESSAGE.findall(r.output):
                     if function not in stubs:
                         stubs.append(function)
             else:
                 skipped += 1
         outcomes.append(GroupOutcome(g, passed, failed, skipped, stubs,
-                                     errors.get(g.name)))
+                                     errors.get(g.name), crashes))
     return outcomes
 
 
@@ -249,6 +329,8 @@ def print_table(title, outcomes, binary=None, out=sys.stdout):
         total = o.passed + o.failed
         if o.error:
             state = "FAILED (%s)" % o.error
+        elif o.crashes:
+            state = "FAILED (crashed: %s)" % o.crashes[0][1]
         elif not o.ran:
             state = "not run"
         else:
@@ -266,6 +348,12 @@ def print_table(title, outcomes, binary=None, out=sys.stdout):
     g = first.group
     print("Next: %s (group %d, %s); read %s" %
           (g.next_functions, g.number, g.name, g.docs), file=out)
+    for name, how, line in first.crashes[:1]:
+        print("  %s crashed (%s)%s" % (name, how, ": " + line if line else
+                                       ", printing nothing first"), file=out)
+        if len(first.crashes) > 1:
+            print("  (%d more tests of the group crashed)" %
+                  (len(first.crashes) - 1), file=out)
     if first.stubs:
         print("  its tests stop at the stub%s of %s" %
               ("s" if len(first.stubs) > 1 else "",
@@ -307,6 +395,8 @@ def main(argv):
     table.add_argument("groups")
     table.add_argument("junit")
     table.add_argument("--binary")
+    table.add_argument("--ctest-log",
+                       help="ctest's console output: how crashed tests died")
     run = sub.add_parser("run")
     run.add_argument("groups")
     run.add_argument("binary")
@@ -331,7 +421,8 @@ def main(argv):
             print("progress: no test results in %s" % args.junit,
                   file=sys.stderr)
             return 0
-        outcomes = summarize(groups, results_from_junit(args.junit))
+        signals = crash_signals(args.ctest_log) if args.ctest_log else {}
+        outcomes = summarize(groups, results_from_junit(args.junit, signals))
         print_table(title_for(args.groups), outcomes, args.binary)
         return 0
 

@@ -51,6 +51,30 @@ TEST(AvlStoreTest, ThreeKeysInAnyOrderBalance) {
   }
 }
 
+// What Put answers: false for a new key, true for one it replaced, whose
+// value changes while the tree keeps its shape (no rotation on a replace).
+TEST(AvlStoreTest, InsertReportsNewKeysAndReplacements) {
+  AvlStore store;
+  for (const char* key : {"b", "a", "c"}) {
+    absl::StatusOr<bool> replaced = store.Put(key, "old");
+    ASSERT_TRUE(replaced.ok()) << replaced.status();
+    EXPECT_FALSE(*replaced) << key << " is new";
+  }
+  const std::string shape = store.DebugString();
+  for (const char* key : {"a", "b", "c"}) {
+    absl::StatusOr<bool> replaced = store.Put(key, std::string(key) + "!");
+    ASSERT_TRUE(replaced.ok()) << replaced.status();
+    EXPECT_TRUE(*replaced) << key << " was there";
+  }
+  EXPECT_EQ(store.Size(), 3u);
+  EXPECT_EQ(store.DebugString(), shape);
+  for (const char* key : {"a", "b", "c"}) {
+    std::string value;
+    ASSERT_TRUE(store.Get(key, &value)) << key;
+    EXPECT_EQ(value, std::string(key) + "!");
+  }
+}
+
 // The rotation cases again with subtrees around them, so that the test also
 // sees where each moved subtree is re-attached.
 TEST(AvlStoreTest, InsertLeftLeftRotatesRight) {
@@ -99,6 +123,32 @@ TEST(AvlStoreTest, InsertRightLeftRotatesTwice) {
             "`-R \"50\" size=3 height=2\n"
             "  |-L \"45\" size=1 height=1\n"
             "  `-R \"60\" size=1 height=1\n");
+}
+
+// What Delete and DeleteNth answer and which pair they remove, not only the
+// shape they leave: an absent key or rank removes nothing and says so.
+TEST(AvlStoreTest, DeleteReportsAndRemovesExactlyTheNamedPair) {
+  AvlStore store;
+  PutKeys(&store, {"d", "b", "f", "a", "c", "e", "g"});
+  const std::string shape = store.DebugString();
+  EXPECT_FALSE(store.Delete("bb"));
+  EXPECT_FALSE(store.Delete(""));
+  EXPECT_FALSE(store.DeleteNth(7));
+  EXPECT_EQ(store.Size(), 7u);
+  EXPECT_EQ(store.DebugString(), shape) << "nothing was removed";
+
+  EXPECT_TRUE(store.Delete("c"));
+  EXPECT_FALSE(store.Get("c", nullptr));
+  EXPECT_FALSE(store.Delete("c")) << "deleted already";
+  EXPECT_TRUE(store.DeleteNth(3));  // a b d [e] f g
+  EXPECT_FALSE(store.Get("e", nullptr));
+  EXPECT_TRUE(store.DeleteNth(0));  // [a] b d f g
+  EXPECT_TRUE(store.DeleteNth(3));  // b d f [g]
+  std::string key;
+  std::vector<std::string> left;
+  for (uint64_t n = 0; store.GetNth(n, &key, nullptr); ++n) left.push_back(key);
+  EXPECT_EQ(left, (std::vector<std::string>{"b", "d", "f"}));
+  EXPECT_TRUE(store.CheckInvariants().ok()) << store.CheckInvariants();
 }
 
 // After a delete the taller child can be balanced (balance 0), which never

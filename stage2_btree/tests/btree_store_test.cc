@@ -3,6 +3,7 @@
 
 #include "kvlab/stage2/btree_store.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -116,6 +117,35 @@ TEST(BTreeStoreTest, DeleteBorrowsFromTheRightThenMergesAndShrinksTheRoot) {
   EXPECT_EQ(store.DebugString(), "level 0: [e f]\n");
   EXPECT_EQ(store.Height(), 1);
   ASSERT_TRUE(store.CheckInvariants().ok());
+}
+
+// Deletes that borrow and merge deep in a three-level tree keep every
+// parent's counts right: after each one, every rank names the key it
+// should, and DeleteNth removes exactly the pair of its rank.
+TEST(BTreeMergeRankTest, EveryRankSurvivesBorrowsAndMerges) {
+  BTreeStore store(4);
+  std::vector<std::string> keys = Letters('a', 'z');
+  PutKeys(&store, keys);
+  ASSERT_GE(store.Height(), 3);
+  auto expect_ranks = [&](const std::string& after) {
+    ASSERT_EQ(store.Size(), keys.size()) << after;
+    for (size_t n = 0; n < keys.size(); ++n) {
+      std::string key;
+      ASSERT_TRUE(store.GetNth(n, &key, nullptr)) << after << ", rank " << n;
+      EXPECT_EQ(key, keys[n]) << after << ", rank " << n;
+    }
+  };
+  for (const char* gone : {"m", "a", "b", "n", "c", "o", "d", "z", "y"}) {
+    ASSERT_TRUE(store.Delete(gone));
+    keys.erase(std::find(keys.begin(), keys.end(), gone));
+    expect_ranks(std::string("after deleting ") + gone);
+  }
+  for (uint64_t n : {5u, 0u, 9u, 3u}) {
+    ASSERT_TRUE(store.DeleteNth(n));
+    keys.erase(keys.begin() + n);
+    expect_ranks("after DeleteNth(" + std::to_string(n) + ")");
+  }
+  EXPECT_TRUE(store.CheckInvariants().ok()) << store.CheckInvariants();
 }
 
 TEST(BTreeStoreTest, DeleteBorrowsFromTheLeft) {

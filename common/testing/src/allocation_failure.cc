@@ -1,5 +1,6 @@
 #include "kvlab/testing/allocation_failure.h"
 
+#include <algorithm>
 #include <iterator>
 #include <map>
 #include <new>
@@ -12,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "kvlab/testing/differential.h"
 #include "kvlab/testing/failing_allocator.h"
+#include "kvlab/testing/test_scale.h"
 
 namespace kvlab::testing {
 namespace {
@@ -219,7 +221,15 @@ bool Apply(KVStore& store, Oracle& model, const Op& op, bool ordered,
 
 uint64_t RunAllocationFailureSweep(
     const std::function<std::unique_ptr<KVStore>()>& make,
-    const AllocationFailureOptions& options) {
+    const AllocationFailureOptions& full_options) {
+  // KVLAB_TEST_SCALE shrinks the sequence and the preload alike; the sweep
+  // costs about their product, so a scale of 0.5 makes it four times
+  // quicker. Each keeps a floor that still reaches every kind of operation.
+  AllocationFailureOptions options = full_options;
+  options.operations =
+      Scaled(options.operations, std::min<uint64_t>(options.operations, 30));
+  options.preload =
+      Scaled(options.preload, std::min<uint64_t>(options.preload, 10));
   std::mt19937_64 rng(options.seed);
   const std::vector<std::string> pool = KeyPool(rng, options.max_key_length);
   Oracle preload;

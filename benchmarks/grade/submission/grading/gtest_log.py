@@ -56,18 +56,51 @@ def parse_test_output(text):
     return log
 
 
+# A failure's message fits this many characters: each of its lines is cut in
+# its middle to its share, so both sides of a long comparison still show.
+MESSAGE_LIMIT = 240
+# The lines of one assertion's message kept (gtest's EXPECT_EQ prints 5).
+_MESSAGE_LINES = 8
+
+
+def cut_middle(text, limit):
+    """`text`, or its start and end around "..." in `limit` characters."""
+    if len(text) <= limit:
+        return text
+    head = (limit - 3 + 1) // 2
+    return text[:head] + "..." + text[len(text) - (limit - 3 - head):]
+
+
 def failure_message(lines):
     """One line out of what a failed test printed: the first assertion's
-    place and the line after it, or the first non-empty line."""
+    place and its message (both sides of a comparison), or the first
+    non-empty line."""
     for i, line in enumerate(lines):
         match = _FAILURE_LINE.match(line.strip())
         if match:
-            rest = " ".join(l.strip() for l in lines[i + 1:i + 4] if l.strip())
-            return f"{match.group(1)}: {rest}".strip()
+            body = []
+            for later in lines[i + 1:]:
+                if not later.strip() or _FAILURE_LINE.match(later.strip()):
+                    break
+                body.append(later.strip())
+                if len(body) == _MESSAGE_LINES:
+                    break
+            where = match.group(1) + ":"
+            share = max(24, (MESSAGE_LIMIT - len(where)) // max(1, len(body))
+                        - 1)
+            return " ".join([where] + [cut_middle(b, share)
+                                       for b in body]).strip()
     for line in lines:
         if line.strip():
-            return line.strip()
+            return cut_middle(line.strip(), MESSAGE_LIMIT)
     return ""
+
+
+def is_assertion(message):
+    """Whether a failure message quotes an assertion (a place and what it
+    compared), not only an exception or a line the test printed."""
+    return bool(re.match(r"^\S+:\d+: \S", message)) and \
+        "C++ exception" not in message
 
 
 def parse_test_list(text):

@@ -232,11 +232,7 @@ def test_failure_reason(names, log, outcome, report, tree):
         return shorten(f"{outcome.describe()}{where}"
                        f"{': ' + message if message else ''}", tree)
     if log.failed:
-        more = f" (and {len(log.failed) - 1} more)" if len(log.failed) > 1 \
-            else ""
-        message = log.messages.get(log.failed[0], "")
-        return shorten(f"{log.failed[0]} failed{more}"
-                       f"{': ' + message if message else ''}", tree)
+        return failed_tests_reason(log, tree)
     done = set(log.passed) | set(log.skipped)
     missing = [n for n in names if n not in done]
     if missing:
@@ -246,6 +242,50 @@ def test_failure_reason(names, log, outcome, report, tree):
         return shorten(f"the test binary ended with {outcome.describe()}",
                        tree)
     return ""
+
+
+def count_tests(names, log):
+    """(passed, counted) among `names`: a skipped test (a thread-safety test
+    on a store that is not thread-safe) counts neither way, as in the
+    progress table of `make stageN test`, so both show the same counts."""
+    skipped = set(log.skipped)
+    passed = set(log.passed)
+    counted = [n for n in names if n not in skipped]
+    return sum(1 for n in counted if n in passed), len(counted)
+
+
+def clearest_failure(log):
+    """The failed test whose message says most plainly what went wrong: an
+    assertion with its place and both sides first, then the shortest
+    message; among equals, the one that ran first."""
+    def clarity(indexed):
+        index, name = indexed
+        message = log.messages.get(name, "")
+        return (not gtest_log.is_assertion(message), not message,
+                len(message), index)
+    return min(enumerate(log.failed), key=clarity)[1]
+
+
+def failed_tests_reason(log, tree):
+    """The clearest failure with its message, then each other failed test
+    as "Name failed" (as many as fit in 300 characters with the message cut
+    in its middle to what is left, but at least its first 60)."""
+    best = clearest_failure(log)
+    others = [n for n in log.failed if n != best]
+    named, rest = [], []
+    for name in others:
+        if rest or len("; ".join(named + [name])) > 150:
+            rest.append(name)
+        else:
+            named.append(name)
+    tail = "".join(f"; {n} failed" for n in named)
+    if rest:
+        tail += f"; {len(rest)} more failed"
+    message = log.messages.get(best, "")
+    room = max(60, 300 - len(f"{best} failed: ") - len(tail))
+    message = gtest_log.cut_middle(message, room)
+    return shorten(f"{best} failed{': ' + message if message else ''}"
+                   f"{tail}", tree)
 
 
 def run_group(group, binaries, *, timeout, memory_mib, sanitized, env,
@@ -268,9 +308,8 @@ def run_group(group, binaries, *, timeout, memory_mib, sanitized, env,
                 reasons.append(
                     "listing the tests: " + (report or outcome.describe()))
             continue
-        result.tests += len(names)
-        done = set(log.passed) | set(log.skipped)
-        result.tests_passed += sum(1 for n in names if n in done)
+        result.tests += count_tests(names, log)[1]
+        result.tests_passed += count_tests(names, log)[0]
         why = test_failure_reason(names, log, outcome, report, tree)
         if why:
             reasons.append(why)

@@ -157,6 +157,54 @@ class GtestLogTest(unittest.TestCase):
         self.assertIn("not written yet", log.messages["Bst.Throws"])
         self.assertEqual(log.messages["Bst.Crashes"], "about to go")
 
+    def test_a_long_comparison_keeps_its_expected_side(self):
+        value = "(" + "a-long-drawing-of-the-tree " * 20 + ")"
+        log = gtest_log.parse_test_output(
+            "[ RUN      ] Avl.Draw\n"
+            "avl_test.cc:7: Failure\n"
+            "Expected equality of these values:\n"
+            "  store.DebugString()\n"
+            f"    Which is: \"{value}\"\n"
+            "  kExpected\n"
+            "    Which is: \"(b (a) (c))\"\n"
+            "[  FAILED  ] Avl.Draw (0 ms)\n")
+        message = log.messages["Avl.Draw"]
+        self.assertLessEqual(len(message), gtest_log.MESSAGE_LIMIT)
+        self.assertTrue(message.startswith("avl_test.cc:7: Expected "
+                                           "equality"), message)
+        self.assertTrue(message.endswith('kExpected Which is: "(b (a) '
+                                         '(c))"'), message)
+        self.assertIn("...", message)
+
+    def test_skipped_tests_count_neither_way(self):
+        log = gtest_log.parse_test_output(GTEST_OUTPUT)
+        names = ["Bst.Good", "Stage1/Conf.Nth/avl", "Bst.Skipped",
+                 "Bst.Throws", "Bst.Crashes"]
+        self.assertEqual(parts.count_tests(names, log), (1, 4))
+
+    def test_the_clearest_failure_comes_first(self):
+        log = gtest_log.parse_test_output(
+            "[ RUN      ] Conf.Stub\n"
+            "unknown file: Failure\n"
+            "C++ exception with description \"F is not written yet\" "
+            "thrown in the test body.\n"
+            "[  FAILED  ] Conf.Stub (0 ms)\n"
+            "[ RUN      ] Conf.Long\n"
+            "t.cc:1: Failure\n"
+            "Value of: " + "x" * 150 + "\n"
+            "[  FAILED  ] Conf.Long (0 ms)\n"
+            "[ RUN      ] Conf.Nth\n"
+            "t.cc:2: Failure\n"
+            "Expected equality of these values:\n"
+            "  store.GetNth(1)\n    Which is: \"b\"\n  \"a\"\n"
+            "[  FAILED  ] Conf.Nth (0 ms)\n")
+        self.assertEqual(parts.clearest_failure(log), "Conf.Nth")
+        reason = parts.failed_tests_reason(log, "/t")
+        self.assertTrue(reason.startswith(
+            'Conf.Nth failed: t.cc:2: Expected equality of these values: '
+            'store.GetNth(1) Which is: "b" "a"; Conf.Stub failed; '
+            'Conf.Long failed'), reason)
+
     def test_lists_tests_and_knows_the_disabled_ones(self):
         names = gtest_log.parse_test_list(textwrap.dedent("""\
             Running main() from gtest_main.cc
@@ -469,8 +517,9 @@ class PartsTest(unittest.TestCase):
         log.unfinished = None
         self.assertEqual(parts.test_failure_reason(
             names, log, outcome("failed", code=1), None, "/t"),
-            "Stage1/Conf.Nth/avl failed (and 1 more): bst_test.cc:42: "
-            "Expected equality of these values: got Which is: 2")
+            "Stage1/Conf.Nth/avl failed: bst_test.cc:42: "
+            "Expected equality of these values: got Which is: 2; Bst.Throws "
+            "failed")
         log.failed = []
         self.assertEqual(parts.test_failure_reason(
             names, log, outcome("failed", code=1), None, "/t"),

@@ -39,7 +39,8 @@ struct AllocationFailureOptions {
   uint64_t max_runs = 0;
 };
 
-// Runs the sweep on fresh stores from `make`, with gtest assertions.
+// Runs the sweep on fresh stores from `make`, with gtest assertions, its
+// `operations` and `preload` scaled by KVLAB_TEST_SCALE (test_scale.h).
 // Returns the number of runs (values of k) it made.
 uint64_t RunAllocationFailureSweep(
     const std::function<std::unique_ptr<KVStore>()>& make,
