@@ -644,7 +644,7 @@ def check_teaching(root, files, problems):
             continue
         where = "%s:%d" % (doc, number)
         if table == "functions to write" and counts is not None:
-            m = re.search(r"\((\d+)\)\s*$", cells[1])
+            m = re.search(r"\((\d+)\)", cells[1])  # the first: functions
             if m and unit in counts and int(m.group(1)) != counts[unit]:
                 problems.append("%s: says %s functions for %s; handout.py "
                                 "--list gives %d" % (where, m.group(1), unit,
