@@ -20,7 +20,11 @@
 // status). Nothing acknowledged is lost: a write succeeds only once its
 // record is durable under the policy.
 //
-// One process at a time may open a directory.
+// A directory has one owner: Open takes its lock (kvlab/durable/
+// directory_lock.h) and holds it until the store is destroyed, so a second
+// Open of the directory -- in this process or another -- fails with
+// FailedPrecondition naming the directory and the holder's pid, instead of
+// two logs overwriting each other.
 
 #ifndef KVLAB_DURABLE_STORE_H_
 #define KVLAB_DURABLE_STORE_H_
@@ -42,6 +46,7 @@
 namespace kvlab {
 
 namespace durable {
+class DirectoryLock;
 class Env;
 class LogRing;
 class LogWriter;
@@ -73,7 +78,9 @@ struct DurabilityOptions {
   // order (for stores that degrade on sorted input, such as a plain BST).
   bool balanced_load = false;
   // The file system; null means the real one. Tests put one underneath that
-  // fails or forgets on command. Must outlive the store.
+  // fails or forgets on command. Must outlive the store. The directory lock
+  // is taken on the real file system only (another Env's directories need
+  // not exist on disk).
   durable::Env* env = nullptr;
 };
 
@@ -115,8 +122,9 @@ class DurableStore final : public KVStore {
  public:
   // Recovers the store kept in directory `dir` (created if missing) into
   // `inner`, which must be empty, and returns it ready for writes. Fails if
-  // the directory cannot be read or created, a checkpoint is damaged
-  // (DataLoss), or the log cannot be read.
+  // the directory cannot be read or created, another store holds it
+  // (FailedPrecondition), a checkpoint is damaged (DataLoss), or the log
+  // cannot be read.
   static absl::StatusOr<std::unique_ptr<DurableStore>> Open(
       std::unique_ptr<KVStore> inner, std::string dir,
       const DurabilityOptions& options);
@@ -175,6 +183,9 @@ class DurableStore final : public KVStore {
   const std::string dir_;
   const DurabilityOptions options_;
   durable::Env* const env_;
+  // Held from Open until everything else is destroyed (members go in
+  // reverse order), so no other opener can touch a file still in use here.
+  std::unique_ptr<durable::DirectoryLock> lock_;
 
   // Guards inner_ against concurrent change: the leader holds it exclusively
   // only while applying, readers hold it shared.

@@ -9,12 +9,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "durable/checkpoint.h"
-#include "kvlab/durable/file.h"
 #include "durable/log_format.h"
 #include "durable/log_reader.h"
 #include "durable/log_ring.h"
 #include "durable/log_writer.h"
 #include "durable/record.h"
+#include "kvlab/durable/directory_lock.h"
+#include "kvlab/durable/file.h"
 
 namespace kvlab {
 
@@ -105,6 +106,12 @@ absl::StatusOr<std::unique_ptr<DurableStore>> DurableStore::Open(
 absl::Status DurableStore::Recover() {
   absl::Status status = env_->CreateDir(dir_);
   if (!status.ok()) return status;
+  if (env_ == durable::DefaultEnv()) {
+    absl::StatusOr<std::unique_ptr<durable::DirectoryLock>> lock =
+        durable::DirectoryLock::Acquire(dir_);
+    if (!lock.ok()) return lock.status();
+    lock_ = *std::move(lock);
+  }
   absl::StatusOr<std::vector<std::string>> names = env_->List(dir_);
   if (!names.ok()) return names.status();
   if (std::find(names->begin(), names->end(), durable::kCheckpointTempName) !=

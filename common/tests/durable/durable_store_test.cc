@@ -163,6 +163,28 @@ TEST(DurableStoreTest, AnUnusableDirectoryIsAClearError) {
       << store.status();
 }
 
+TEST(DurableStoreTest, ASecondOpenOfTheDirectoryIsRefusedWhileTheFirstLives) {
+  TempDir dir;
+  const DurabilityOptions options = SmallOptions(SyncPolicy::kGroup);
+  std::unique_ptr<DurableStore> first = OpenOrDie(dir.path(), options);
+  ASSERT_TRUE(first->Put("key", "first").ok());
+  absl::StatusOr<std::unique_ptr<DurableStore>> second =
+      DurableStore::Open(std::make_unique<StdMapStore>(), dir.path(), options);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kFailedPrecondition)
+      << second.status();
+  const std::string message(second.status().message());
+  EXPECT_NE(message.find(dir.path()), std::string::npos) << message;
+  EXPECT_NE(message.find(absl::StrCat("pid ", ::getpid())), std::string::npos)
+      << message;
+  // The refused opener changed nothing: the first goes on, and its writes
+  // are there once it is closed and the directory reopened.
+  ASSERT_TRUE(first->Put("key2", "first").ok());
+  first.reset();
+  std::unique_ptr<DurableStore> reopened = OpenOrDie(dir.path(), options);
+  EXPECT_EQ(Contents(*reopened), (Model{{"key", "first"}, {"key2", "first"}}));
+}
+
 // ---- Injected failures and crashes ----
 
 struct Step {
