@@ -587,8 +587,15 @@ void DurableStore::CheckpointLoop() {
     }
     source.cancel = &cancel_checkpoint_;
     const CheckpointPosition position{job.seq, job.log_file, job.log_offset};
-    const absl::StatusOr<uint64_t> bytes =
-        durable::WriteCheckpoint(env_, dir_, source, position);
+    absl::StatusOr<uint64_t> bytes;
+    try {
+      bytes = durable::WriteCheckpoint(env_, dir_, source, position);
+    } catch (const std::bad_alloc&) {
+      // Nothing is lost: the last checkpoint and the log still hold it all.
+      (void)env_->Remove(absl::StrCat(dir_, "/", durable::kCheckpointTempName));
+      bytes =
+          absl::ResourceExhaustedError("out of memory writing a checkpoint");
+    }
     if (bytes.ok()) {
       // Older checkpoints are no longer needed; one left behind by a failed
       // removal is harmless, as recovery reads only the newest.
