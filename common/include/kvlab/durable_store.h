@@ -183,8 +183,9 @@ class DurableStore final : public KVStore {
   void Commit(const std::vector<Writer*>& group);
   absl::Status Apply(const std::vector<Writer*>& group,
                      const std::vector<bool>& logged);
-  // Moves the log to a fresh file, checkpointing first if that would take
-  // the last free file of the ring.
+  // Moves the log to a fresh file. If that would take the last free file of
+  // the ring, first waits for the running checkpoint, or takes one and waits
+  // for it (the writers then wait: they outran the checkpoints).
   absl::Status SwitchFile();
   // Ends the current log file (at its last good record) with a pointer to a
   // fresh file in a free slot of the ring, syncs it, and moves there.
@@ -264,7 +265,6 @@ class DurableStore final : public KVStore {
   std::optional<CheckpointResult> checkpoint_result_;  // done, not taken
   bool checkpoint_busy_ = false;  // a job posted or being written
   uint64_t last_ticket_ = 0;
-  uint64_t finished_ticket_ = 0;
   std::map<uint64_t, absl::Status> requested_results_;  // by ticket
   bool closing_ = false;
   uint64_t checkpoints_done_ = 0;
