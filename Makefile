@@ -92,6 +92,9 @@ GRADE_FLAGS ?=
 # benchmarks/grade/submission/grade_submission.py; the JSON goes to
 # $(GRADES)/<folder name>-<stage>.json. N, THREADS and SECONDS pass on only
 # when given (the grader's defaults: 1,000,000, 4 and 5).
+# The submission's code builds and runs in a sandbox (bubblewrap); where none
+# can start the grader refuses, and UNSANDBOXED=1 grades without one (only
+# code you trust).
 # make leaderboard [GRADES=dir] ranks the grades there.
 SUBMISSION ?=
 PRIVATE_TESTS ?=
@@ -121,7 +124,7 @@ KVBENCH = $(RELEASE_DIR)/benchmarks/kvbench
 TOOL_RUN = $(KVBENCH) --in_process --allow_memory_overcommit \
   --store=$(TOOL_STORE) --dataset=course --phases=load,get,scan
 
-.PHONY: help deps build test exercises bench grade leaderboard handout install \
+.PHONY: help deps build test exercises durability-exercises bench grade leaderboard handout install \
         memcheck massif profile heapprofile format format-check clean stage1 \
         stage2 stage3 stage4 stage5 asan tsan fuzz fuzz-build fuzz-check \
         grade-check \
@@ -134,7 +137,8 @@ help:
 	@echo "  make build                build everything (Debug, build/debug) without testing"
 	@echo "  make stageN               build stage N (1-5, as they exist: $(strip $(STAGES)))"
 	@echo "  make stageN test          run stage N's tests, conformance suite included"
-	@echo "  make stageN exercises     the chapter's exercises whose answer a test checks (stages 1-4)"
+	@echo "  make stageN exercises     the chapter's exercises whose answer a test checks (stages 1-5)"
+	@echo "  make durability-exercises the same for docs/durability.md"
 	@echo "  make bench                Release build, every store on the seven data sets at n=100,000:"
 	@echo "                            results/ (bench.jsonl, results.csv, results.md, PNG charts)"
 	@echo "  make bench FULL=1         the record run (10M course pairs, all of words and gcide3)"
@@ -246,7 +250,8 @@ ifneq ($(SUBMISSION),)
 	  --json=$(GRADES)/$(notdir $(abspath $(SUBMISSION)))-$(STAGE).json \
 	  $(if $(PRIVATE_TESTS),--private-tests=$(PRIVATE_TESTS)) \
 	  $(if $(call GIVEN,N),--n=$(N)) $(if $(call GIVEN,THREADS),--threads=$(THREADS)) \
-	  $(if $(call GIVEN,SECONDS),--seconds=$(SECONDS)) $(SUBMISSION_FLAGS)
+	  $(if $(call GIVEN,SECONDS),--seconds=$(SECONDS)) \
+	  $(if $(filter 1,$(UNSANDBOXED)),--unsandboxed) $(SUBMISSION_FLAGS)
 else
 	@cmake/deps.sh build
 	$(if $(ALLOCATOR),@cmake/deps.sh bench)
@@ -286,14 +291,24 @@ heapprofile: $(RELEASE_DIR)/build.ninja
 	@benchmarks/tools/pprof_report.sh heap $(KVBENCH) $(RESULTS)/tools/heap.$(TOOL_STORE)
 
 # make stageN exercises: the chapter's exercises whose answer a test checks
-# (label stageN_exercises; stages 1 to 4 have them).
-EXERCISES = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/exercises_test.cc))
+# (label stageN_exercises). A stage in rooms (stage 5) has a test per room,
+# stageN_<room>_exercises; make durability-exercises runs the durability
+# chapter's (label durability_exercises).
+EXERCISES = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/exercises_test.cc $(STAGE)_*/*/tests/exercises_test.cc))
+# stage2_btree/tests/... -> stage2_exercises; stage5_hyperion/memory/tests/...
+# -> stage5_memory_exercises.
+EXERCISE_TARGETS = $(foreach f,$(EXERCISES),$(if $(filter 4,$(words $(subst /, ,$(f)))),$(STAGE)_$(word 2,$(subst /, ,$(f)))_exercises,$(STAGE)_exercises))
 
 exercises: $(BUILD_DIR)/build.ninja
-	@if [ -z "$(EXERCISES)" ]; then echo "make exercises: no checkable exercises for '$(STAGE)'; stages with them: $(foreach f,$(wildcard stage*/tests/exercises_test.cc),$(firstword $(subst _, ,$(f))))" >&2; exit 2; fi
+	@if [ -z "$(EXERCISES)" ]; then echo "make exercises: no checkable exercises for '$(STAGE)'; stages with them: $(sort $(foreach f,$(wildcard stage*/tests/exercises_test.cc stage*/*/tests/exercises_test.cc),$(firstword $(subst _, ,$(f)))))" >&2; exit 2; fi
 	@cmake/deps.sh build
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(STAGE)_exercises
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(EXERCISE_TARGETS)
 	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 -L '^$(STAGE)_exercises$$'
+
+durability-exercises: $(BUILD_DIR)/build.ninja
+	@cmake/deps.sh build
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target durability_exercises
+	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 -L '^durability_exercises$$'
 
 # make handout OUT=dir [STAGES="stage2 stage4"] (or make stage2 handout
 # OUT=dir): a student tree with the core of each stage cut out.

@@ -5,8 +5,8 @@
 #                       draw|browser|all]
 #   build     compiler-side libraries (Abseil, GoogleTest, pkg-config, CMake,
 #             Ninja), the peers' libraries (Judy, HAT-trie), ISA-L (the CRC-32C
-#             of the durable store's log), and python3 and patch for the
-#             submission grader and its tests
+#             of the durable store's log), and python3, patch and bubblewrap
+#             (its sandbox) for the submission grader and its tests
 #   words     Debian word lists for the `words` data set
 #   memcheck  valgrind and python3 (make memcheck, make massif)
 #   bench     the data sets built from Debian packages (English, French, German,
@@ -30,7 +30,8 @@ set -euo pipefail
 
 group=${1:-all}
 build_pkgs=(g++ cmake ninja-build pkg-config libabsl-dev libgtest-dev libgmock-dev
-            libjudy-dev libhat-trie-dev libisal-dev zlib1g-dev python3 patch)
+            libjudy-dev libhat-trie-dev libisal-dev zlib1g-dev python3 patch
+            bubblewrap)
 words_pkgs=(wamerican wbritish)
 memcheck_pkgs=(valgrind python3)  # python3: massif_summary.sh reads ms_print
 bench_pkgs=(wamerican wbritish wamerican-insane wbritish-insane wcanadian-insane

@@ -23,6 +23,7 @@ import csv
 import json
 import os
 import shutil
+import subprocess
 import sys
 
 import matplotlib
@@ -129,8 +130,31 @@ def write_csv(records, path):
                           r["machine"]["cpu"]])
 
 
+STALE_SECTION = [
+    "## Which figures are stale", "",
+    "A figure here is stale once its store's sources change: "
+    "`docs/tools/check_docs.py` fails until every stage folder (and "
+    "`benchmarks/peers/`) changed since the commit above is listed on the "
+    "next line, and a chapter quoting this page for a stale stage must "
+    "link this section. A new record run (`make bench FULL=1 DOCS=1`) "
+    "clears the list.", ""]
+
+
+def source_commit():
+    """The commit of the checkout this script lies in, or "unknown"."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        return subprocess.run(["git", "-C", here, "rev-parse", "--short=12",
+                               "HEAD"], check=True, capture_output=True,
+                              text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def write_markdown(records, path, command, charts):
-    out = ["# kvbench results", ""]
+    out = ["# kvbench results", "",
+           "Commit: %s (the sources measured)" % source_commit(), ""]
+    out += STALE_SECTION + ["Stale for: none", ""]
     if command:
         full = "FULL=1" in command
         out += ["Command (%s):" % ("the record run, FULL=1" if full else

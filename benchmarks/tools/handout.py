@@ -34,6 +34,9 @@ directories and results/. No object files and no history. Then, in the stages ha
   chapter of docs/. Lines between "// handout: cut" and "// handout: end"
   (helpers and comments that would give the solution away) are dropped.
 
+  With every stage, the files of ALWAYS_CUT (the durability chapter's
+  exercises in common/), whose markers name that chapter.
+
   The chapters of what is handed out (docs/<stage>*.md). Lines between
   "<!-- handout:cut -->" and "<!-- handout:end -->" are dropped.
 
@@ -79,7 +82,11 @@ LAST_IDENTIFIER = re.compile(r"([A-Za-z_]\w*)$")
 # Instructor material a handout leaves out: the submission grader's broken
 # copies of the reference (patches that quote it) and its sample private
 # tests (docs/grading.md).
-INSTRUCTOR_ONLY = ("benchmarks/grade/submission/tests/fixtures/",)
+INSTRUCTOR_ONLY = ("benchmarks/grade/submission/tests/fixtures/",
+                   "docs/instructor/")
+# Code outside the stages whose stub markers every handout cuts, with the
+# chapter its "-> #anchor" markers name: the durability chapter's exercises.
+ALWAYS_CUT = {"common/src/durable/exercises.cc": "durability"}
 
 
 class MarkerError(Exception):
@@ -378,6 +385,11 @@ def transform(root, path, text, stages_out, dirs, anchor_cache, stubs,
     applies). `stages_out` are the units handed out (stages or
     assignments, rooms_of)."""
     rooms = rooms or {}
+    if path in ALWAYS_CUT:
+        count = len(stubs)
+        new = process_cpp(text, path, True, root, ALWAYS_CUT[path],
+                          anchor_cache, stubs)
+        return add_include(new) if len(stubs) > count else new
     stage = stage_of(path)
     unit = unit_of(path, rooms)
     name = os.path.basename(path)
@@ -509,6 +521,12 @@ def main(argv):
                 if s.path.startswith(where + "/"):
                     print("  %-40s %s:%d  %s" %
                           (s.function, s.path, s.line, s.docs))
+        extra = [s for s in stubs if s.path in ALWAYS_CUT]
+        if extra:
+            print("with every stage (%s):" % ", ".join(sorted(ALWAYS_CUT)))
+            for s in extra:
+                print("  %-40s %s:%d  %s" % (s.function, s.path, s.line,
+                                            s.docs))
         return 0
 
     os.makedirs(out, exist_ok=True)

@@ -11,8 +11,9 @@ Steps, each timed:
   2. the handout holds no marker line, no chapter of it quotes a line of
      the code it cuts, and its docs' links resolve (docs/tools/check_docs.py);
   3. CMake configures it and builds only the stages' test binaries (and
-     their exercises' where a stage has them), with -Werror and without -O
-     or -g (the fastest build that still compiles every line);
+     their exercises' where a stage has them, and the durability chapter's,
+     which every handout cuts), with -Werror and without -O or -g (the
+     fastest build that still compiles every line);
   4. benchmarks/tools/progress.py runs each binary and expects every group
      of the stage's tests/groups.txt to fail, and every exercise test.
 
@@ -176,6 +177,11 @@ def main(argv):
 
         exercises = [s for s in stages if os.path.exists(os.path.join(
             ROOT, folders[s], "tests", "exercises_test.cc"))]
+        # The durability chapter's exercises, cut in every handout.
+        if os.path.exists(os.path.join(ROOT, "common", "tests", "durable",
+                                       "exercises_test.cc")):
+            exercises.append("durability")
+            folders["durability"] = "common"
         binaries = {s: test_binary(build, folders[s], s) for s in stages}
         targets = sorted({os.path.basename(b) for b in binaries.values()}) + \
             ["%s_exercises" % s for s in exercises]

@@ -1,6 +1,8 @@
 """Unit tests of handout.py and progress.py (ctest handout_tools_unit):
 python3 -m unittest handout_test, from benchmarks/tools/."""
 
+import contextlib
+import io
 import os
 import tempfile
 import textwrap
@@ -191,6 +193,69 @@ class RoomsTest(unittest.TestCase):
             handout.parse_stages("stage5_arena", available)
         with self.assertRaises(handout.MarkerError):
             handout.parse_stages("stage3", available)
+
+
+class WholeHandoutTest(unittest.TestCase):
+    """handout.main on a small tree outside git (every file counts as
+    tracked): what it leaves out and what it always cuts."""
+
+    def write(self, name, text):
+        path = os.path.join(self.root, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(textwrap.dedent(text))
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.root = os.path.join(self.dir.name, "ref")
+        self.out = os.path.join(self.dir.name, "out")
+        self.write("docs/stage9_demo.md", "# Demo\n\n## Exercises\n")
+        self.write("docs/durability.md", "# Durability\n\n## Exercises\n")
+        self.write("docs/instructor/answers.md", "# Model answers\n")
+        self.write("stage9_demo/src/a.cc", """\
+            #include <cstdint>
+            int Answer(int x) {
+              // handout: Answer -> #exercises
+              return x + 1;
+              // handout: end
+            }
+            """)
+        self.write("common/src/durable/exercises.cc", """\
+            #include <cstdint>
+            uint64_t PhysicalRecordsFor(uint64_t offset) {
+              // handout: PhysicalRecordsFor -> durability.md#exercises
+              return offset + 1;
+              // handout: end
+            }
+            """)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def run_handout(self, *args):
+        with contextlib.redirect_stdout(io.StringIO()):
+            return handout.main(["handout.py", self.out, "--source",
+                                 self.root] + list(args))
+
+    def read(self, name):
+        with open(os.path.join(self.out, name)) as f:
+            return f.read()
+
+    def test_instructor_answers_are_left_out(self):
+        self.assertEqual(self.run_handout(), 0)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "docs",
+                                                     "instructor")))
+        self.assertTrue(os.path.exists(os.path.join(self.out, "docs",
+                                                    "durability.md")))
+        self.assertNotIn("x + 1", self.read("stage9_demo/src/a.cc"))
+
+    def test_durability_exercises_are_cut_with_every_stage(self):
+        self.assertEqual(self.run_handout("--stages", "stage9"), 0)
+        text = self.read("common/src/durable/exercises.cc")
+        self.assertNotIn("offset + 1", text)
+        self.assertIn('NotImplemented("PhysicalRecordsFor", '
+                      '"docs/durability.md#exercises"', text)
+        self.assertIn('#include "kvlab/not_implemented.h"', text)
 
 
 class ProgressTest(unittest.TestCase):

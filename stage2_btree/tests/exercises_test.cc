@@ -1,8 +1,12 @@
 // The exercises of docs/stage2_btree.md whose answer a test can check
 // (`make stage2 exercises`): 7, sharing a full node with a neighbour never
-// loops. The proof is yours; this runs the claim on every small order, with
+// loops (the proof is yours; this runs the claim on every small order, with
 // inputs that fill nodes from the left, from the right, in the middle and
-// at random, and checks that each Put returns with the invariants holding.
+// at random, and checks that each Put returns with the invariants
+// holding); 8 and 9, the greatest and least height of a tree of n keys
+// (src/exercises.cc), checked on hand-computed values and on real trees.
+
+#include "exercises.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -60,6 +64,61 @@ TEST(Exercise7Test, SharingNeverLoopsAtAnySmallOrder) {
       SCOPED_TRACE(name);
       PutAllChecking(order, key_at, n);
       if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// Order 4: t = 2, so the thinnest trees of heights 1, 2, 3, 4 hold 1, 3, 7,
+// 15 keys and the fullest 3, 15, 63, 255.
+TEST(Exercise8Test, MaxHeightByHand) {
+  EXPECT_EQ(stage2::MaxHeight(4, 0), 0);
+  EXPECT_EQ(stage2::MaxHeight(4, 1), 1);
+  EXPECT_EQ(stage2::MaxHeight(4, 2), 1);
+  EXPECT_EQ(stage2::MaxHeight(4, 3), 2);
+  EXPECT_EQ(stage2::MaxHeight(4, 6), 2);
+  EXPECT_EQ(stage2::MaxHeight(4, 7), 3);
+  EXPECT_EQ(stage2::MaxHeight(4, 15), 4);
+  EXPECT_EQ(stage2::MaxHeight(256, 254), 1);
+  EXPECT_EQ(stage2::MaxHeight(256, 255), 2);
+  EXPECT_EQ(stage2::MaxHeight(256, 32'766), 2);
+  EXPECT_EQ(stage2::MaxHeight(256, 32'767), 3);
+  EXPECT_EQ(stage2::MaxHeight(256, 10'000'000), 4);
+  EXPECT_EQ(stage2::MaxHeight(4, UINT64_MAX), 64);
+}
+
+TEST(Exercise9Test, MinHeightByHand) {
+  EXPECT_EQ(stage2::MinHeight(4, 0), 0);
+  EXPECT_EQ(stage2::MinHeight(4, 1), 1);
+  EXPECT_EQ(stage2::MinHeight(4, 3), 1);
+  EXPECT_EQ(stage2::MinHeight(4, 4), 2);
+  EXPECT_EQ(stage2::MinHeight(4, 15), 2);
+  EXPECT_EQ(stage2::MinHeight(4, 16), 3);
+  EXPECT_EQ(stage2::MinHeight(256, 255), 1);
+  EXPECT_EQ(stage2::MinHeight(256, 256), 2);
+  EXPECT_EQ(stage2::MinHeight(256, 10'000'000), 3);
+  EXPECT_EQ(stage2::MinHeight(4, UINT64_MAX), 32);
+}
+
+// Every tree the store builds lies between the two bounds, whatever the
+// order of its puts and deletes.
+TEST(Exercise8Test, RealTreesLieBetweenTheBounds) {
+  for (int order : {4, 6, 8, 16, 32}) {
+    SCOPED_TRACE(order);
+    for (int shape = 0; shape < 3; ++shape) {
+      BTreeStore store(order);
+      std::mt19937_64 rng(order * 3 + shape);
+      for (uint64_t i = 0; i < 3'000; ++i) {
+        const uint64_t k = shape == 0 ? i : shape == 1 ? 3'000 - i : rng();
+        ASSERT_TRUE(store.Put(Key(k % 100'000'000), "v").ok());
+        if (shape == 2 && rng() % 3 == 0) {
+          std::string key;
+          ASSERT_TRUE(store.GetNth(rng() % store.Size(), &key, nullptr));
+          ASSERT_TRUE(store.Delete(key));
+        }
+        const uint64_t n = store.Size();
+        ASSERT_LE(store.Height(), stage2::MaxHeight(order, n)) << n;
+        ASSERT_GE(store.Height(), stage2::MinHeight(order, n)) << n;
+      }
     }
   }
 }

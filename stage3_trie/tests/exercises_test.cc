@@ -1,9 +1,12 @@
 // The exercises of docs/stage3_trie.md whose answer a test can check
-// (`make stage3 exercises`): 7, counting from the shape the nodes a
-// compressed trie keeps. The count needs the branching points (nodes with
-// two children or more) and the key ends (nodes with a value); this checks
-// that the shape's histograms give exactly those, against a count made from
-// the keys alone, on every layout.
+// (`make stage3 exercises`): 7, the nodes a compressed trie keeps
+// (CompressedNodes in src/exercises.cc), and 8, the one-child nodes
+// (SingleChildNodes), each on the chapter's keys and against the shape of
+// every layout; and the property exercise 7 rests on, that the shape's
+// histograms count the branching points, the leaves and the key ends
+// exactly, against a count made from the keys alone.
+
+#include "exercises.h"
 
 #include <cstdint>
 #include <map>
@@ -93,6 +96,60 @@ TEST(Exercise7Test, TheShapeCountsBranchingPointsAndKeyEnds) {
       EXPECT_EQ(Sum(shape.fanout_histogram, 2), want.branching);
       EXPECT_EQ(shape.fanout_histogram[0], want.leaves);
       EXPECT_EQ(Sum(shape.values_at_depth), keys.size());
+    }
+  }
+}
+
+// Keys that end where others branch or continue.
+TEST(Exercise7Test, CompressedNodesByHand) {
+  EXPECT_EQ(stage3::CompressedNodes({}), 1u);
+  EXPECT_EQ(stage3::CompressedNodes({""}), 1u);
+  EXPECT_EQ(stage3::CompressedNodes({"abc"}), 2u);
+  EXPECT_EQ(stage3::CompressedNodes({"abc", "abd"}), 4u);  // ab, abc, abd
+  EXPECT_EQ(stage3::CompressedNodes({"ab", "abcd"}), 3u);  // ab, abcd
+  EXPECT_EQ(stage3::CompressedNodes(
+                {"t", "te", "tea", "ted", "ten", "to", "i", "in", "inn"}),
+            10u);
+}
+
+TEST(Exercise8Test, SingleChildNodesByHand) {
+  EXPECT_EQ(stage3::SingleChildNodes({}), 0u);
+  EXPECT_EQ(stage3::SingleChildNodes({"abc"}), 3u);         // root, a, ab
+  EXPECT_EQ(stage3::SingleChildNodes({"abc", "abd"}), 2u);  // root, a
+  EXPECT_EQ(stage3::SingleChildNodes({"", "x"}), 1u);       // the root
+  EXPECT_EQ(stage3::SingleChildNodes(
+                {"t", "te", "tea", "ted", "ten", "to", "i", "in", "inn"}),
+            2u);  // i, in
+}
+
+TEST(Exercise7Test, CountsMatchTheShapeOfEveryLayout) {
+  for (const char* spec : {"trie_array", "trie_list", "trie_bst"}) {
+    SCOPED_TRACE(spec);
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      std::unique_ptr<TrieStore> trie = MakeTrie(spec);
+      ASSERT_NE(trie, nullptr);
+      const std::set<std::string> keys = RandomKeys(300 * seed, seed);
+      for (const std::string& key : keys) {
+        ASSERT_TRUE(trie->Put(key, "v").ok());
+      }
+      const TrieShape shape = trie->Shape();
+      // Kept: the root, every key end, every branching point; a key end
+      // that branches counts once.
+      uint64_t branching_non_keys = 0;
+      std::map<std::string, std::set<char>> next;
+      for (const std::string& key : keys) {
+        for (size_t d = 1; d <= key.size(); ++d) {
+          std::set<char>& bytes = next[key.substr(0, d)];
+          if (d < key.size()) bytes.insert(key[d]);
+        }
+      }
+      for (const auto& [prefix, bytes] : next) {
+        branching_non_keys += bytes.size() >= 2 && keys.count(prefix) == 0;
+      }
+      EXPECT_EQ(stage3::CompressedNodes(keys),
+                1 + Sum(shape.values_at_depth, 1) + branching_non_keys);
+      ASSERT_GT(shape.fanout_histogram.size(), 1u);
+      EXPECT_EQ(stage3::SingleChildNodes(keys), shape.fanout_histogram[1]);
     }
   }
 }

@@ -20,10 +20,16 @@ limit:
   workload       kvgrade on the stage's store at N pairs (default
                  1,000,000): load, checked phase, timed threads, memory
 
+Every one of those processes runs in a sandbox (grading/sandbox.py,
+bubblewrap): no network, only the files its step needs, limits on time,
+CPU, memory, processes, file size and disk. Where no sandbox can start the
+grader refuses, unless --unsandboxed says to run without one.
+
 Points come from benchmarks/rubric.txt. Prints a table and a
 <<< BEGIN GRADE ... >>> END GRADE block, and writes the JSON. Exit status:
 0 when the submission was graded, whatever its score; 2 when it could not
-be (a usage error, a missing folder, a bad rubric or groups file).
+be (a usage error, a missing folder, a bad rubric or groups file, no
+sandbox).
 """
 
 import argparse
@@ -40,6 +46,7 @@ sys.path.insert(0, HERE)
 
 from grading import groups as groups_mod  # noqa: E402
 from grading import machine, parts, report, rubric, source_tree  # noqa: E402
+from grading import sandbox as sandbox_mod  # noqa: E402
 
 KIT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 # The store each stage's workload runs on (the Makefile's STAGE_STORE_*).
@@ -49,6 +56,8 @@ DEFAULT_N = 1_000_000
 DEFAULT_THREADS = 4
 DEFAULT_SECONDS = 5.0
 SEED = 42
+DEFAULT_DISK_MIB = 1024
+DEFAULT_MAX_PROCESSES = 512
 
 
 def parse_args(argv):
@@ -107,6 +116,20 @@ def parse_args(argv):
                    help="resident memory of a sanitized test process")
     p.add_argument("--workload-memory-mib", type=int,
                    default=limits.workload_memory_mib)
+    p.add_argument("--disk-mib", type=int, default=DEFAULT_DISK_MIB,
+                   help="the sandbox's /tmp, a test's only writable place "
+                   f"(default {DEFAULT_DISK_MIB})")
+    p.add_argument("--max-processes", type=int,
+                   default=DEFAULT_MAX_PROCESSES,
+                   help="processes and threads at once in one sandboxed "
+                   f"run (default {DEFAULT_MAX_PROCESSES})")
+    p.add_argument("--private-report", choices=("count", "names"),
+                   default="count", help="what the report says of failed "
+                   "private tests: how many (default), or also their names")
+    p.add_argument("--unsandboxed", action="store_true",
+                   help="run the submission's code with no sandbox, with "
+                   "the grader's rights, where none can start: only for "
+                   "code you trust")
     p.add_argument("--quiet", action="store_true",
                    help="no progress lines on stderr")
     args = p.parse_args(argv)
@@ -114,6 +137,8 @@ def parse_args(argv):
         p.error("--n, --threads and --seconds must be positive")
     if not 0 < args.test_scale <= 1:
         p.error("--test-scale must be in (0, 1]")
+    if args.disk_mib <= 0 or args.max_processes <= 0:
+        p.error("--disk-mib and --max-processes must be positive")
     return args
 
 
@@ -131,8 +156,10 @@ def locked(work):
 
 
 class Grader:
-    def __init__(self, args):
+    def __init__(self, args, sandbox=None):
         self.args = args
+        # None: the submission's code runs unconfined (--unsandboxed).
+        self.sandbox = sandbox
         self.kit = os.path.abspath(args.kit)
         self.submission = os.path.abspath(args.submission)
         if not os.path.isdir(self.submission):
@@ -167,6 +194,9 @@ class Grader:
                     f.endswith(".cc") for f in os.listdir(self.private)):
                 raise source_tree.TreeError(
                     f"{args.private_tests} is not a folder of .cc files")
+            # Private tests kept in the kit's checkout stay out of the tree
+            # the submission is built in (and so out of its sight).
+            self.plan = source_tree.without(self.plan, self.kit, self.private)
         # The kit's groups (the tree's are the same file); None: one group
         # per test binary, known once the Release build has listed them.
         if args.groups:
@@ -208,10 +238,45 @@ class Grader:
             self.notes.append(f"the tests ran at {args.test_scale:g} of "
                               "their sizes (--test-scale): not a grade to "
                               "give")
+        self.notes.append("sandbox: " + (
+            sandbox.describe() if sandbox else sandbox_mod.Sandbox(
+                enabled=False).describe()))
 
     def say(self, text):
         if not self.args.quiet:
             print(f"grade: {text}", file=sys.stderr, flush=True)
+
+    # What each step's processes see, sandboxed (grading/sandbox.py).
+
+    def cache_dirs(self):
+        """The compiler cache the builds use, if any (CCACHE_DIR with a
+        ccache launcher): compilers write it, nothing the submission runs
+        sees it."""
+        launcher = " ".join(self.env.get(k, "") for k in (
+            "CMAKE_CXX_COMPILER_LAUNCHER", "CMAKE_C_COMPILER_LAUNCHER"))
+        cache = self.env.get("CCACHE_DIR", "")
+        if "ccache" in launcher and cache and os.path.isdir(cache):
+            return (cache,)
+        return ()
+
+    def build_view(self, directory, private=False):
+        """A build: the tree (and the private tests' sources, while CMake
+        configures and they compile) read-only, its build directory
+        writable."""
+        os.makedirs(directory, exist_ok=True)
+        private = (self.private,) if private and self.private else ()
+        return sandbox_mod.View(readable=(self.tree, *private),
+                                writable=(directory, *self.cache_dirs()))
+
+    def run_view(self, directory, private_binary=False):
+        """A run: the tree and the build read-only, the private tests'
+        binary and objects masked except in their own run."""
+        benchmarks = os.path.join(directory, "benchmarks")
+        hidden = () if private_binary else (
+            os.path.join(benchmarks, "private_test"),
+            os.path.join(benchmarks, "CMakeFiles", "private_test.dir"))
+        return sandbox_mod.View(readable=(self.tree, directory),
+                                hidden=hidden)
 
     def rule(self, metric):
         found = [r for r in self.rules if r.metric == metric]
@@ -260,7 +325,10 @@ class Grader:
                      "seconds": self.args.seconds, "seed": SEED,
                      **({"test_scale": self.args.test_scale}
                         if self.args.test_scale != 1 else {})},
-            limits=dataclasses.asdict(self.limits),
+            limits={**dataclasses.asdict(self.limits), **(
+                {"disk_mib": self.sandbox.disk_mib,
+                 "max_processes": self.sandbox.max_processes}
+                if self.sandbox else {"sandbox": False})},
             parts=grade_parts, workload=workload, notes=list(self.notes),
             logs=self.logs)
 
@@ -270,10 +338,13 @@ class Grader:
                          "-DKVLAB_PRIVATE_TESTS_STAGE="
                          f"{self.stage if self.private else ''}"]
         self.say("building Release (the stage's tests and kvgrade)")
+        directory = os.path.join(self.work, "release")
         release = parts.run_build(
-            "release", self.tree, os.path.join(self.work, "release"),
+            "release", self.tree, directory,
             ["-DCMAKE_BUILD_TYPE=Release", *private_flags], self.stage,
-            ["kvgrade"], self.limits, self.env, self.logs)
+            ["kvgrade"], self.limits, self.env, self.logs, self.sandbox,
+            self.build_view(directory, private=True),
+            self.build_view(directory))
         builds["release"] = release
         self.say(f"Release: {'ok' if release.ok else release.reason} "
                  f"({release.seconds:.0f} s)")
@@ -285,11 +356,13 @@ class Grader:
                     reason="not built: the Release build failed")
                 continue
             self.say(f"building {title} (the stage's tests)")
+            directory = os.path.join(self.work, name)
+            view = self.build_view(directory)
             built = parts.run_build(
-                name, self.tree, os.path.join(self.work, name),
+                name, self.tree, directory,
                 [*flags, "-DKVLAB_PRIVATE_TESTS=",
                  "-DKVLAB_PRIVATE_TESTS_STAGE="], self.stage, [],
-                self.limits, self.env, self.logs)
+                self.limits, self.env, self.logs, self.sandbox, view, view)
             builds[name] = built
             self.say(f"{title}: {'ok' if built.ok else built.reason} "
                      f"({built.seconds:.0f} s)")
@@ -330,7 +403,8 @@ class Grader:
                 group, release.binaries, timeout=self.limits.group_timeout,
                 memory_mib=self.limits.memory_mib, sanitized=False,
                 env=self.env, log_dir=self.logs, label="release",
-                tree=self.tree)
+                tree=self.tree, sandbox=self.sandbox,
+                view=self.run_view(release.directory))
             runs.append(run)
             self.say(f"group {group.name}: "
                      f"{'PASS' if run.passed else 'FAIL ' + run.reason} "
@@ -374,7 +448,8 @@ class Grader:
                 groups[group_name], build.binaries,
                 timeout=self.limits.sanitizer_timeout, memory_mib=memory,
                 sanitized=True, env=env, log_dir=self.logs, label=name,
-                tree=self.tree)
+                tree=self.tree, sandbox=self.sandbox,
+                view=self.run_view(build.directory))
             self.say(f"{title} {group_name}: "
                      f"{'clean' if run.passed else run.reason} "
                      f"({run.seconds:.1f} s)")
@@ -401,16 +476,22 @@ class Grader:
         self.say("building the private tests")
         ok, why, _ = parts.build_targets(
             "private", self.tree, release.directory, ["private_test"],
-            self.limits, self.env, self.logs)
+            self.limits, self.env, self.logs, self.sandbox,
+            self.build_view(release.directory, private=True))
         if not ok:
-            part.reason = f"the private tests do not build: {why}"
+            # The compiler's message may quote the private sources.
+            part.reason = ("the private tests do not build against the "
+                           "submission (the compiler's message is in "
+                           "build-private.log)")
             return part
         binary = os.path.join(release.directory, "benchmarks",
                               "private_test")
         tests, passed, why = parts.run_private_tests(
             binary, timeout=self.limits.group_timeout,
             memory_mib=self.limits.memory_mib, env=self.env,
-            log_dir=self.logs, tree=self.tree)
+            log_dir=self.logs, tree=self.tree, sandbox=self.sandbox,
+            view=self.run_view(release.directory, private_binary=True),
+            show_names=self.args.private_report == "names")
         part.value = passed / tests if tests else 0.0
         part.points, part.passed = rubric.judge(rule, part.value)
         part.reason = f"{passed} of {tests} pass" + (f": {why}" if why else "")
@@ -433,7 +514,8 @@ class Grader:
             store=self.store, stage=self.stage, n=self.args.n,
             threads=self.args.threads, seconds=self.args.seconds, seed=SEED,
             rubric_path=self.rubric_path, limits=self.limits, env=self.env,
-            log_dir=self.logs, tree=self.tree)
+            log_dir=self.logs, tree=self.tree, sandbox=self.sandbox,
+            view=self.run_view(release.directory))
         workload = {"correct": correct, "failure": why,
                     "metrics": metrics or {}}
         all_pass = correct
@@ -455,10 +537,36 @@ class Grader:
         return part, workload
 
 
+UNSANDBOXED_WARNING = """\
+grade_submission: *** NO SANDBOX (--unsandboxed) ***
+grade_submission: the submission's code builds and runs with your rights: it
+grade_submission: can read and change your files, other submissions and the
+grade_submission: grades, and reach the network. Grade only code you trust."""
+
+
+def make_sandbox(args):
+    """The grade's Sandbox, or None with --unsandboxed. Raises SandboxError
+    where none can start."""
+    if args.unsandboxed:
+        print(UNSANDBOXED_WARNING, file=sys.stderr)
+        return None
+    return sandbox_mod.Sandbox.create(disk_mib=args.disk_mib,
+                                      max_processes=args.max_processes)
+
+
 def main(argv):
     args = parse_args(argv)
     try:
-        grader = Grader(args)
+        sandbox = make_sandbox(args)
+    except sandbox_mod.SandboxError as e:
+        print(f"grade_submission: refusing to grade: no sandbox can start "
+              f"here: {e}.\ngrade_submission: --unsandboxed (make grade "
+              "UNSANDBOXED=1) grades without one, with your rights: only "
+              "for code you trust (docs/grading.md#the-sandbox)",
+              file=sys.stderr)
+        return 2
+    try:
+        grader = Grader(args, sandbox)
     except (source_tree.TreeError, rubric.RubricError,
             groups_mod.GroupsError) as e:
         print(f"grade_submission: {e}", file=sys.stderr)
@@ -467,6 +575,8 @@ def main(argv):
     sys.stdout.write(report.format_table(grade))
     sys.stdout.write("\n")
     sys.stdout.write(report.format_block(grade))
+    if sandbox is None:
+        print(UNSANDBOXED_WARNING, file=sys.stderr)
     report.write_json(grade, os.path.join(grader.logs, "grade.json"))
     if args.json:
         directory = os.path.dirname(os.path.abspath(args.json))

@@ -2,7 +2,8 @@
 the builds, the test groups, the sanitizer reruns, the private tests and
 the course workload (kvgrade). Each returns what it measured and, when it
 went wrong, a reason a student can act on; none raises for anything the
-submission does.
+submission does. Each takes the grade's Sandbox (sandbox.py; None: no
+confinement) and the View of the files its processes may see.
 """
 
 import dataclasses
@@ -12,6 +13,7 @@ import re
 
 from . import gtest_log
 from .limits import run_limited
+from .sandbox import View
 
 SANITIZERS = {
     # rubric metric: (build directory, CMake flags, report name)
@@ -102,16 +104,28 @@ def stage_binaries(build_dir, stage):
         return []
 
 
+# No build step runs a program built from the submission: gtest's test
+# discovery waits for ctest instead of running each test binary as it is
+# linked, so a build directory shared by a class holds only what compilers
+# wrote.
+NO_DISCOVERY_AT_BUILD = "-DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST"
+# A file a build writes (an object, a binary, a log): at most this much.
+BUILD_FILE_MIB = 4096
+
+
 def run_build(name, tree, directory, cmake_flags, stage, extra_targets,
-              limits, env, log_dir):
+              limits, env, log_dir, sandbox=None, configure_view=None,
+              build_view=None):
     """Configures `directory` from `tree` and builds the stage's test
     binaries plus `extra_targets`. The Build says whether it worked."""
     result = Build(name, directory)
     configure = run_limited(
-        ["cmake", "-S", tree, "-B", directory, "-G", "Ninja", *cmake_flags],
+        ["cmake", "-S", tree, "-B", directory, "-G", "Ninja", *cmake_flags,
+         NO_DISCOVERY_AT_BUILD],
         timeout=limits.build_timeout, memory_mib=limits.build_memory_mib,
-        resident=True, max_output_mib=None, env=env,
-        log_path=os.path.join(log_dir, f"configure-{name}.log"))
+        resident=True, max_output_mib=BUILD_FILE_MIB, env=env,
+        log_path=os.path.join(log_dir, f"configure-{name}.log"),
+        sandbox=sandbox, view=configure_view)
     result.seconds += configure.seconds
     if configure.status != "ok":
         result.reason = shorten(f"configure ({configure.describe()}): "
@@ -123,20 +137,23 @@ def run_build(name, tree, directory, cmake_flags, stage, extra_targets,
         return result
     targets = [os.path.basename(b) for b in binaries] + list(extra_targets)
     ok, reason, seconds = build_targets(name, tree, directory, targets,
-                                        limits, env, log_dir)
+                                        limits, env, log_dir, sandbox,
+                                        build_view)
     result.seconds += seconds
     result.ok, result.reason, result.binaries = ok, reason, binaries
     return result
 
 
-def build_targets(name, tree, directory, targets, limits, env, log_dir):
+def build_targets(name, tree, directory, targets, limits, env, log_dir,
+                  sandbox=None, view=None):
     """(ok, reason, seconds) of building `targets` in `directory`."""
     outcome = run_limited(
         ["cmake", "--build", directory, "-j", str(limits.jobs), "--target",
          *targets],
         timeout=limits.build_timeout, memory_mib=limits.build_memory_mib,
-        resident=True, max_output_mib=None, env=env,
-        log_path=os.path.join(log_dir, f"build-{name}.log"))
+        resident=True, max_output_mib=BUILD_FILE_MIB, env=env,
+        log_path=os.path.join(log_dir, f"build-{name}.log"),
+        sandbox=sandbox, view=view)
     if outcome.status == "ok":
         return True, "", outcome.seconds
     why = (first_build_error(outcome.output) if outcome.status == "failed"
@@ -174,7 +191,7 @@ def _safe(name):
 
 
 def run_tests(binary, gtest_filter, *, timeout, memory_mib, sanitized, env,
-              log_dir, label):
+              log_dir, label, sandbox=None, view=None):
     """Runs the tests of `binary` that `gtest_filter` selects, in one
     process. Returns (listed test names, TestLog, Outcome, report): report
     is the sanitizer's, or None. A binary whose tests cannot even be listed
@@ -184,7 +201,8 @@ def run_tests(binary, gtest_filter, *, timeout, memory_mib, sanitized, env,
                            f"--gtest_filter={gtest_filter}"],
                           timeout=min(timeout, 120), memory_mib=memory_mib,
                           resident=sanitized, env=env,
-                          log_path=base + ".list.log")
+                          log_path=base + ".list.log", sandbox=sandbox,
+                          view=view)
     if listing.status != "ok":
         return [], gtest_log.TestLog(), listing, gtest_log.sanitizer_report(
             listing.output)
@@ -196,7 +214,7 @@ def run_tests(binary, gtest_filter, *, timeout, memory_mib, sanitized, env,
                            "--gtest_color=no"],
                           timeout=timeout, memory_mib=memory_mib,
                           resident=sanitized, env=env,
-                          log_path=base + ".log")
+                          log_path=base + ".log", sandbox=sandbox, view=view)
     log = gtest_log.parse_test_output(outcome.output)
     report = gtest_log.sanitizer_report(outcome.output) if sanitized else None
     return names, log, outcome, report
@@ -231,7 +249,7 @@ def test_failure_reason(names, log, outcome, report, tree):
 
 
 def run_group(group, binaries, *, timeout, memory_mib, sanitized, env,
-              log_dir, label, tree):
+              log_dir, label, tree, sandbox=None, view=None):
     """One group of tests over the stage's binaries (or its own binary)."""
     chosen = [b for b in binaries
               if group.binary is None or os.path.basename(b) == group.binary]
@@ -242,7 +260,8 @@ def run_group(group, binaries, *, timeout, memory_mib, sanitized, env,
             binary, group.gtest_filter, timeout=timeout,
             memory_mib=memory_mib, sanitized=sanitized, env=env,
             log_dir=log_dir,
-            label=f"{label}-{group.name}-{os.path.basename(binary)}")
+            label=f"{label}-{group.name}-{os.path.basename(binary)}",
+            sandbox=sandbox, view=view)
         result.seconds += outcome.seconds
         if not names:
             if outcome.status != "ok" or report:
@@ -262,12 +281,16 @@ def run_group(group, binaries, *, timeout, memory_mib, sanitized, env,
     return result
 
 
-def run_private_tests(binary, *, timeout, memory_mib, env, log_dir, tree):
+def run_private_tests(binary, *, timeout, memory_mib, env, log_dir, tree,
+                      sandbox=None, view=None, show_names=True):
     """(tests, passed, reason) for the private test binary. A test that
-    crashes or hangs fails alone: the run resumes after it."""
+    crashes or hangs fails alone: the run resumes after it. The reason
+    names the failed tests only with `show_names`: what the binary prints
+    is the submission's to forge, and it can read the binary's strings."""
     listing = run_limited([binary, "--gtest_list_tests"], timeout=120,
                           memory_mib=memory_mib, env=env,
-                          log_path=os.path.join(log_dir, "private.list.log"))
+                          log_path=os.path.join(log_dir, "private.list.log"),
+                          sandbox=sandbox, view=view)
     if listing.status != "ok":
         return 0, 0, shorten(f"listing the private tests: "
                              f"{listing.describe()}", tree)
@@ -282,7 +305,8 @@ def run_private_tests(binary, *, timeout, memory_mib, env, log_dir, tree):
             [binary, "--gtest_color=no",
              f"--gtest_filter=*{'-' + exclude if exclude else ''}"],
             timeout=timeout, memory_mib=memory_mib, env=env,
-            log_path=os.path.join(log_dir, f"private.{attempt}.log"))
+            log_path=os.path.join(log_dir, f"private.{attempt}.log"),
+            sandbox=sandbox, view=view)
         log = gtest_log.parse_test_output(outcome.output)
         passed.update(log.passed + log.skipped)
         finished.update(log.passed + log.skipped + log.failed)
@@ -297,8 +321,9 @@ def run_private_tests(binary, *, timeout, memory_mib, env, log_dir, tree):
     count = sum(1 for n in names if n in passed)
     reason = ""
     if count < len(names):
-        reason = shorten(f"{len(names) - count} of {len(names)} failed: " +
-                         "; ".join(failures[:3]), tree)
+        reason = f"{len(names) - count} of {len(names)} failed"
+        if show_names:
+            reason = shorten(reason + ": " + "; ".join(failures[:3]), tree)
     return len(names), count, reason
 
 
@@ -311,13 +336,22 @@ def read_kvgrade_json(path):
 
 
 def run_workload(kvgrade, *, store, stage, n, threads, seconds, seed,
-                 rubric_path, limits, env, log_dir, tree):
+                 rubric_path, limits, env, log_dir, tree, sandbox=None,
+                 view=None):
     """kvgrade on the stage's store. Returns (metrics or None, correct,
     reason): the metrics kvgrade's JSON holds; reason says why the workload
-    is not correct or did not finish."""
-    json_path = os.path.join(log_dir, "kvgrade.json")
+    is not correct or did not finish. Sandboxed, kvgrade writes its JSON
+    into log_dir/workload, the one folder it may write."""
+    out_dir = os.path.join(log_dir, "workload")
+    os.makedirs(out_dir, exist_ok=True)
+    json_path = os.path.join(out_dir, "kvgrade.json")
     if os.path.exists(json_path):
         os.remove(json_path)
+    if sandbox is not None:
+        view = view or View()
+        view = View(readable=tuple(view.readable) + (rubric_path,),
+                    writable=tuple(view.writable) + (out_dir,),
+                    hidden=view.hidden)
     # kvgrade's own limits stop a store that is merely slow with a clear
     # message; a store that never returns from a call meets ours.
     budget = limits.workload_timeout
@@ -332,7 +366,8 @@ def run_workload(kvgrade, *, store, stage, n, threads, seconds, seed,
                "--allow_memory_overcommit"]
     outcome = run_limited(command, timeout=budget,
                           memory_mib=limits.workload_memory_mib, env=env,
-                          log_path=os.path.join(log_dir, "kvgrade.log"))
+                          log_path=os.path.join(log_dir, "kvgrade.log"),
+                          sandbox=sandbox, view=view)
     grade = read_kvgrade_json(json_path)
     if grade is None:
         last = [l for l in outcome.output.splitlines() if l.strip()]

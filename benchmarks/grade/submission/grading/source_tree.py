@@ -209,3 +209,13 @@ def sync_tree(plan, tree):
         if dirpath != tree and not os.listdir(dirpath):
             os.rmdir(dirpath)
     return changed
+
+
+def without(plan, kit, folder):
+    """`plan` less the files under `folder` where it lies inside `kit` (an
+    instructor's private tests kept in the kit's checkout)."""
+    rel = os.path.relpath(os.path.realpath(folder), os.path.realpath(kit))
+    if rel == os.curdir or rel.startswith(os.pardir):
+        return plan
+    prefix = rel.replace(os.sep, "/") + "/"
+    return {k: v for k, v in plan.items() if not k.startswith(prefix)}

@@ -12,8 +12,20 @@ fixtures/STAGE/expected.json says, losing points on exactly the parts and
 test groups it lists, for the reasons it gives ("": any reason, where a
 crash or a thread schedule decides which test trips first).
 
+Hostile copies (expected.json variants with "hostile": an act) test the
+grader's sandbox: one patch (its "patch") makes the submission's first Put
+in one test group's run do the act that fixtures/STAGE/hostile/hostile.h
+names, aimed at targets this test sets up: another submission's file
+holding a secret, the private tests' sources, a listener on 127.0.0.1, a
+grade in the grades folder (the work folder here); or a fork bomb, an
+allocation, a disk filler, a sleep. Each must be refused or stopped by a
+limit, and this test checks what the grade cannot show: nothing connected,
+no grade written, no secret in the grade's logs or report.
+expected.json's grader_flags (tight limits) apply to all of a stage's
+grades.
+
 Usage: grade_fixtures_test.py --kit ROOT --work DIR [--test-scale X]
-                              STAGE|STAGE/VARIANT...
+                              [--unsandboxed] STAGE|STAGE/VARIANT...
 
 STAGE alone is its reference and then every broken copy. All stages share
 one work folder, and so the grader's builds: the first grade builds the kit
@@ -37,10 +49,13 @@ race), stage 1's the second with group_timeout; neither changes a grade.
 import argparse
 import json
 import os
+import hashlib
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -64,15 +79,133 @@ def load_expected(stage):
         return json.load(f)
 
 
-def make_submission(kit, stage, variant, parent):
-    """A copy of the kit's tree, with the variant's patch applied."""
+class Targets:
+    """What the hostile copies aim at, and what shows whether they hit it:
+    a listener on 127.0.0.1 counting connections, another submission's
+    file holding a secret, the private tests' sources, the grades folder."""
+
+    SECRET_OF_THE_PRIVATE_TESTS = "An instructor's private tests"
+
+    def __init__(self, kit, work, parent):
+        self.work = work
+        self.secret = "kvlab-secret-" + hashlib.sha256(
+            os.urandom(16)).hexdigest()[:16]
+        self.other = os.path.join(parent, "another-student", "stage1_bst",
+                                  "src", "avl_store.cc")
+        os.makedirs(os.path.dirname(self.other))
+        with open(self.other, "w", encoding="utf-8") as f:
+            f.write(f"// {self.secret}\n")
+        self.kit = kit
+        self.connections = 0
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            self.connections += 1
+            connection.close()
+
+    def private_sources(self, stage):
+        """The private tests' sources, and where a copy of the kit in the
+        grader's tree would hold them."""
+        found = []
+        private = os.path.join(FIXTURES, stage, "private")
+        for name in sorted(os.listdir(private)):
+            path = os.path.join(private, name)
+            found += [path, os.path.join(self.work, "tree", os.path.relpath(
+                path, self.kit))]
+        return found
+
+    def grade_file(self, stage):
+        return os.path.join(self.work, f"{stage}-reference.json")
+
+    def planted_file(self):
+        return os.path.join(self.work, "planted-by-a-submission.json")
+
+    def header(self, stage, act):
+        """hostile_target.h: the act and its targets."""
+        def text(value):
+            return json.dumps(value)  # a C++ string literal for plain paths
+        sources = ", ".join(text(p) for p in self.private_sources(stage))
+        return (
+            "// Written by grade_fixtures_test.py: the act and its targets.\n"
+            "#ifndef KVLAB_STAGE1_SRC_HOSTILE_TARGET_H_\n"
+            "#define KVLAB_STAGE1_SRC_HOSTILE_TARGET_H_\n"
+            "namespace kvlab_hostile {\n"
+            f"constexpr const char* kAct = {text(act)};\n"
+            f"constexpr const char* kOtherFile = {text(self.other)};\n"
+            f"constexpr const char* kPrivateSources[] = {{{sources}}};\n"
+            f"constexpr const char* kGradeFile = "
+            f"{text(self.grade_file(stage))};\n"
+            f"constexpr const char* kPlantedFile = "
+            f"{text(self.planted_file())};\n"
+            f"constexpr int kPort = {self.port};\n"
+            "}  // namespace kvlab_hostile\n"
+            "#endif  // KVLAB_STAGE1_SRC_HOSTILE_TARGET_H_\n")
+
+    def snapshot(self, stage):
+        """The grade file's hash and the connections so far."""
+        try:
+            with open(self.grade_file(stage), "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+        except OSError:
+            digest = None
+        return digest, self.connections
+
+    def problems(self, stage, before, log_dir, stdout):
+        """What a hostile copy got past the sandbox."""
+        found = []
+        digest, connections = self.snapshot(stage)
+        if connections != before[1]:
+            found.append(f"the submission connected to 127.0.0.1:{self.port}"
+                         f" ({connections - before[1]} connections)")
+        if digest != before[0]:
+            found.append(f"the submission changed {self.grade_file(stage)}")
+        if os.path.exists(self.planted_file()):
+            found.append(f"the submission wrote {self.planted_file()}")
+            os.remove(self.planted_file())
+        texts = [stdout]
+        for dirpath, _, filenames in os.walk(log_dir or "/nonexistent"):
+            for name in filenames:
+                with open(os.path.join(dirpath, name), "rb") as f:
+                    texts.append(f.read().decode("utf-8", errors="replace"))
+        for secret, whose in ((self.secret, "another submission's file"), (
+                self.SECRET_OF_THE_PRIVATE_TESTS, "the private tests' source")):
+            if any(secret in t for t in texts):
+                found.append(f"{whose} reached the grade's logs or report")
+        return found
+
+    def close(self):
+        self.listener.close()
+
+
+def make_submission(kit, stage, variant, parent, want=None, targets=None):
+    """A copy of the kit's tree, with the variant's patch applied (and a
+    hostile copy's act and targets written beside it)."""
+    want = want or {}
     submission = os.path.join(parent, f"{stage}-{variant}")
     for rel in source_tree.kit_files(kit):
         target = os.path.join(submission, rel)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copy2(os.path.join(kit, rel), target)
+    if "hostile" in want:
+        src = os.path.join(submission, source_tree.stage_dir_name(kit, stage),
+                           "src")
+        shutil.copy(os.path.join(FIXTURES, stage, "hostile", "hostile.h"),
+                    src)
+        with open(os.path.join(src, "hostile_target.h"), "w",
+                  encoding="utf-8") as f:
+            f.write(targets.header(stage, want["hostile"]))
     if variant != "reference":
-        patch = os.path.join(FIXTURES, stage, variant + ".patch")
+        patch = os.path.join(FIXTURES, stage,
+                             want.get("patch", variant) + ".patch")
         result = subprocess.run(
             ["patch", "-p1", "--batch", "--forward", "--silent", "-i", patch],
             cwd=submission, capture_output=True, text=True)
@@ -84,7 +217,8 @@ def make_submission(kit, stage, variant, parent):
     return submission
 
 
-def grade(kit, work, stage, submission, variant, test_scale, expected):
+def grade(kit, work, stage, submission, variant, test_scale, expected,
+          unsandboxed=False):
     name = f"{stage}-{variant}"
     if test_scale is None:
         test_scale = expected.get("test_scale", DEFAULT_TEST_SCALE)
@@ -102,7 +236,10 @@ def grade(kit, work, stage, submission, variant, test_scale, expected):
         "--test-scale", f"{test_scale:g}", "--group-timeout",
         str(expected.get("group_timeout", DEFAULT_GROUP_TIMEOUT)),
         "--sanitizer-timeout", "120",
-        "--workload-timeout", "120", "--json", json_path]
+        "--workload-timeout", "120", "--json", json_path,
+        "--private-report", "names", *expected.get("grader_flags", [])]
+    if unsandboxed:
+        command.append("--unsandboxed")
     private = os.path.join(FIXTURES, stage, "private")
     if os.path.isdir(private):
         command += ["--private-tests", private]
@@ -118,7 +255,7 @@ def grade(kit, work, stage, submission, variant, test_scale, expected):
     if result.returncode != 0:
         raise AssertionError(f"the grader exited {result.returncode}")
     with open(json_path, encoding="utf-8") as f:
-        return json.load(f), result.stdout
+        return json.load(f), result.stdout + result.stderr
 
 
 def check(expected, variant, grade_json, stdout):
@@ -243,6 +380,9 @@ def main(argv):
                         "sizes (the grader's --test-scale; default: "
                         "expected.json's test_scale, else "
                         f"{DEFAULT_TEST_SCALE:g})")
+    parser.add_argument("--unsandboxed", action="store_true",
+                        help="grade without the sandbox (the hostile copies "
+                        "then fail: the proof that they test it)")
     parser.add_argument("variants", nargs="+", metavar="STAGE[/VARIANT]")
     args = parser.parse_args(argv)
     kit, work = os.path.abspath(args.kit), os.path.abspath(args.work)
@@ -250,6 +390,7 @@ def main(argv):
     failed = []
     saved = False
     with tempfile.TemporaryDirectory(prefix="kvlab-grade-fixtures-") as tmp:
+        targets = Targets(kit, work, tmp)
         try:
             for stage, variant in expand(args.variants):
                 name = f"{stage}/{variant}"
@@ -258,11 +399,14 @@ def main(argv):
                     parser.error(f"{stage}/expected.json has no {variant}")
                 print(f"=== {name}", flush=True)
                 start = time.monotonic()
-                submission = make_submission(kit, stage, variant, tmp)
+                want = expected["variants"][variant]
+                submission = make_submission(kit, stage, variant, tmp, want,
+                                             targets)
+                before = targets.snapshot(stage)
                 try:
                     grade_json, stdout = grade(
                         kit, work, stage, submission, variant,
-                        args.test_scale, expected)
+                        args.test_scale, expected, args.unsandboxed)
                 finally:
                     # A reference leaves the state to start from; a broken
                     # copy is undone.
@@ -272,6 +416,10 @@ def main(argv):
                     elif saved:
                         restore_state(work)
                 problems = check(expected, variant, grade_json, stdout)
+                if "hostile" in want:
+                    problems += targets.problems(stage, before,
+                                                 grade_json.get("logs"),
+                                                 stdout)
                 for problem in problems:
                     print(f"FAIL {name}: {problem}")
                 if problems:
@@ -281,6 +429,7 @@ def main(argv):
                           f"{expected['max_score']:g} "
                           f"({time.monotonic() - start:.0f} s)", flush=True)
         finally:
+            targets.close()
             shutil.rmtree(os.path.join(work, SAVED), ignore_errors=True)
     if failed:
         print(f"{len(failed)} variant(s) graded wrongly: {', '.join(failed)}")
