@@ -37,8 +37,10 @@ constexpr int kThreads = 2;
 constexpr int kRounds = 4;
 
 // Runs the child for `millis` ms, kills it, returns the acknowledgements
-// per thread. With `checkpoints`, the child also checkpoints back to back and
-// the checkpoints it finished are added to `*checkpoints`.
+// per thread. With `checkpoints`, the child also checkpoints back to back,
+// the checkpoints it finished are added to `*checkpoints`, and the `millis`
+// count from its first finished checkpoint (so that the kill lands in a
+// later one, however slow the build), or from 120 s if none finishes.
 std::vector<uint64_t> RunAndKill(const std::string& spec, uint64_t seed,
                                  int millis, uint64_t* checkpoints = nullptr) {
   int fds[2];
@@ -57,12 +59,16 @@ std::vector<uint64_t> RunAndKill(const std::string& spec, uint64_t seed,
   }
   ::close(fds[1]);
   std::vector<uint64_t> acks(kThreads, 0);
+  std::atomic<bool> checkpointed{checkpoints == nullptr};
   // Read while the child runs, so a full pipe never stops it.
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::milliseconds(millis);
   char buffer[4096];
   std::thread killer([&] {
-    std::this_thread::sleep_until(deadline);
+    const auto give_up =
+        std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!checkpointed.load() && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(millis));
     ::kill(pid, SIGKILL);
   });
   for (;;) {
@@ -71,6 +77,7 @@ std::vector<uint64_t> RunAndKill(const std::string& spec, uint64_t seed,
     for (ssize_t i = 0; i < n; ++i) {
       if (buffer[i] == durable::testing::kCheckpointAck) {
         ++*checkpoints;
+        checkpointed.store(true);
       } else {
         ++acks.at(static_cast<size_t>(buffer[i]));
       }
@@ -289,8 +296,8 @@ TEST_P(CheckpointCrashTest, AKillDuringACheckpointLosesNothing) {
   constexpr int kCheckpointRounds = 6;
   for (int round = 0; round < kCheckpointRounds; ++round) {
     const uint64_t seed = round + 1;
-    const std::vector<uint64_t> acks = RunAndKill(
-        spec, seed, 200 + static_cast<int>(rng() % 1500), &checkpoints);
+    const std::vector<uint64_t> acks =
+        RunAndKill(spec, seed, static_cast<int>(rng() % 1000), &checkpoints);
     mid_checkpoint += std::filesystem::exists(dir + "/checkpoint.tmp");
     absl::StatusOr<std::unique_ptr<KVStore>> store = MakeStore(spec);
     ASSERT_TRUE(store.ok()) << store.status();
