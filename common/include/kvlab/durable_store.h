@@ -20,21 +20,30 @@
 // status). Nothing acknowledged is lost: a write succeeds only once its
 // record is durable under the policy.
 //
-// One process at a time may open a directory.
+// A directory has one owner: Open takes its lock (kvlab/durable/
+// directory_lock.h) and holds it until the store is destroyed, so a second
+// Open of the directory -- in this process or another -- fails with
+// FailedPrecondition naming the directory and the holder's pid, instead of
+// two logs overwriting each other.
 
 #ifndef KVLAB_DURABLE_STORE_H_
 #define KVLAB_DURABLE_STORE_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "kvlab/kv_store.h"
 #include "kvlab/registry.h"
@@ -42,6 +51,7 @@
 namespace kvlab {
 
 namespace durable {
+class DirectoryLock;
 class Env;
 class LogRing;
 class LogWriter;
@@ -73,7 +83,9 @@ struct DurabilityOptions {
   // order (for stores that degrade on sorted input, such as a plain BST).
   bool balanced_load = false;
   // The file system; null means the real one. Tests put one underneath that
-  // fails or forgets on command. Must outlive the store.
+  // fails or forgets on command. Must outlive the store. The directory lock
+  // is taken on the real file system only (another Env's directories need
+  // not exist on disk).
   durable::Env* env = nullptr;
 };
 
@@ -107,6 +119,9 @@ struct DurabilityStats {
 // Thread-safe: reads share a lock with each other; writes go through a queue
 // whose head (the leader) logs and applies a group of them while the others
 // wait. A Scan visitor runs under the shared lock and must not write.
+// Checkpoints are written by a thread of the store's own, which reads the
+// store in small batches under the shared lock while writes go on; it is
+// stopped (and a checkpoint in progress abandoned) by the destructor.
 //
 // Invariants: the inner store holds exactly the effect of the newest
 // checkpoint followed by the log records after it; every record in the log
@@ -115,8 +130,9 @@ class DurableStore final : public KVStore {
  public:
   // Recovers the store kept in directory `dir` (created if missing) into
   // `inner`, which must be empty, and returns it ready for writes. Fails if
-  // the directory cannot be read or created, a checkpoint is damaged
-  // (DataLoss), or the log cannot be read.
+  // the directory cannot be read or created, another store holds it
+  // (FailedPrecondition), a checkpoint is damaged (DataLoss), or the log
+  // cannot be read.
   static absl::StatusOr<std::unique_ptr<DurableStore>> Open(
       std::unique_ptr<KVStore> inner, std::string dir,
       const DurabilityOptions& options);
@@ -127,7 +143,10 @@ class DurableStore final : public KVStore {
   absl::StatusOr<bool> Remove(std::string_view key);
   absl::StatusOr<bool> RemoveNth(uint64_t n);
 
-  // Writes a checkpoint now and frees the log files it makes unnecessary.
+  // Writes a checkpoint holding every write acknowledged before the call and
+  // returns once it is durable. Writes go on meanwhile (a checkpoint already
+  // running is finished first). The log files it makes unnecessary are
+  // reused from the next write on.
   absl::Status Checkpoint();
 
   const RecoveryReport& recovery() const { return recovery_; }
@@ -164,17 +183,34 @@ class DurableStore final : public KVStore {
   void Commit(const std::vector<Writer*>& group);
   absl::Status Apply(const std::vector<Writer*>& group,
                      const std::vector<bool>& logged);
-  // Moves the log to a fresh file, checkpointing first if that would take
-  // the last free file of the ring.
+  // Moves the log to a fresh file. If that would take the last free file of
+  // the ring, first waits for the running checkpoint, or takes one and waits
+  // for it (the writers then wait: they outran the checkpoints).
   absl::Status SwitchFile();
   // Ends the current log file (at its last good record) with a pointer to a
   // fresh file in a free slot of the ring, syncs it, and moves there.
   absl::Status SealFile();
-  absl::Status CheckpointAsLeader();
+  // Starts a checkpoint in the background thread: ends the current log file
+  // so the checkpoint starts at a file boundary (or, with every file of the
+  // ring live, where the log is) and hands the position over. Returns the
+  // job's ticket. Only with no checkpoint in flight. A `requested` job's
+  // status is kept for the Checkpoint() call waiting for it.
+  absl::StatusOr<uint64_t> StartCheckpoint(bool requested);
+  // Takes the result of the checkpoint in flight, if it has finished (or,
+  // with `wait`, once it has): on success the log files before its start
+  // are free again. OK if none is in flight.
+  absl::Status FinishCheckpoint(bool wait);
+  // The background thread: writes each checkpoint it is handed.
+  void CheckpointLoop();
+  // Makes every log file durable (fdatasync through a second descriptor).
+  absl::Status SyncLogFiles();
 
   const std::string dir_;
   const DurabilityOptions options_;
   durable::Env* const env_;
+  // Held from Open until everything else is destroyed (members go in
+  // reverse order), so no other opener can touch a file still in use here.
+  std::unique_ptr<durable::DirectoryLock> lock_;
 
   // Guards inner_ against concurrent change: the leader holds it exclusively
   // only while applying, readers hold it shared.
@@ -201,6 +237,41 @@ class DurableStore final : public KVStore {
   // record undoing it could not be written: every later write fails.
   absl::Status stop_error_;
   DurabilityStats leader_stats_;  // copied to stats_ under queue_mutex_
+  uint64_t log_bytes_total_ = 0;  // ever written to log files
+  // A checkpoint was started and its result not yet taken, which it began
+  // when log_bytes_total_ was checkpoint_start_bytes_.
+  bool checkpoint_in_flight_ = false;
+  uint64_t checkpoint_start_bytes_ = 0;
+
+  // The checkpoint thread's hand-over, guarded by checkpoint_mutex_: the
+  // leader posts a job, the thread writes it (reading the store in batches
+  // under store_mutex_, shared) and posts the result, which the leader takes.
+  // At most one job at a time. Checkpoint() callers wait here for their
+  // ticket's status.
+  struct CheckpointJob {
+    uint64_t ticket = 0;
+    uint64_t seq = 0;
+    uint32_t log_file = 0;
+    uint64_t log_offset = 0;
+    bool requested = false;  // by Checkpoint(), which waits for its status
+  };
+  struct CheckpointResult {
+    CheckpointJob job;
+    absl::Status status;
+  };
+  mutable std::mutex checkpoint_mutex_;
+  std::condition_variable checkpoint_cv_;
+  std::optional<CheckpointJob> checkpoint_job_;        // posted, not taken
+  std::optional<CheckpointResult> checkpoint_result_;  // done, not taken
+  bool checkpoint_busy_ = false;  // a job posted or being written
+  uint64_t last_ticket_ = 0;
+  std::map<uint64_t, absl::Status> requested_results_;  // by ticket
+  bool closing_ = false;
+  uint64_t checkpoints_done_ = 0;
+  uint64_t checkpoint_bytes_done_ = 0;
+  std::atomic<bool> cancel_checkpoint_{false};
+  std::vector<std::string> log_paths_;  // every ring file, set before start
+  std::thread checkpoint_thread_;
 
   RecoveryReport recovery_;
 };

@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -17,6 +18,10 @@ namespace {
 
 constexpr std::string_view kPrefix = "checkpoint-";
 constexpr size_t kWriteChunk = 1 << 20;
+// A batch of a fuzzy checkpoint: small enough that a writer waiting for the
+// store's lock waits well under a millisecond.
+constexpr size_t kBatchPairs = 256;
+constexpr size_t kBatchBytes = 64 << 10;
 
 absl::Status Damaged(const std::string& name, uint64_t offset,
                      std::string_view why) {
@@ -67,7 +72,7 @@ std::vector<std::string> CheckpointNames(
 }
 
 absl::StatusOr<uint64_t> WriteCheckpoint(Env* env, const std::string& dir,
-                                         const KVStore& store,
+                                         const CheckpointSource& source,
                                          const CheckpointPosition& position) {
   const std::string temp = absl::StrCat(dir, "/", kCheckpointTempName);
   // A leftover temporary file from a crash would keep its old bytes beyond
@@ -87,19 +92,52 @@ absl::StatusOr<uint64_t> WriteCheckpoint(Env* env, const std::string& dir,
 
   absl::Status status;
   uint64_t pairs = 0;
-  store.Scan("", [&](std::string_view key, std::string_view value) {
-    Record pair;
-    pair.op = Op::kPair;
-    pair.key = key;
-    pair.value = value;
-    EncodeRecord(pair, &payload);
-    writer.Add(payload);
-    ++pairs;
-    if (writer.end_offset() - writer.written_offset() >= kWriteChunk) {
-      status = writer.Write();
+  // Each batch is copied out under the store's lock and encoded and written
+  // after it is released, so writers wait for one batch at most.
+  std::string batch_bytes;
+  std::vector<std::pair<size_t, size_t>> batch;  // key and value sizes
+  std::string last_key;
+  bool started = false;
+  for (;;) {
+    if (source.cancel != nullptr && source.cancel->load()) {
+      status = absl::CancelledError("checkpoint abandoned: the store closed");
+      break;
     }
-    return status.ok();
-  });
+    batch_bytes.clear();
+    batch.clear();
+    bool more = false;
+    // The scan starts at the last key written, which it skips (its
+    // successor, the key plus a zero byte, may exceed a store's key limit).
+    source.scan(last_key, [&](std::string_view key, std::string_view value) {
+      if (started && key == last_key) return true;
+      if (batch.size() == kBatchPairs || batch_bytes.size() >= kBatchBytes) {
+        more = true;
+        return false;
+      }
+      batch_bytes.append(key).append(value);
+      batch.emplace_back(key.size(), value.size());
+      return true;
+    });
+    size_t at = 0;
+    for (const auto& [key_size, value_size] : batch) {
+      Record pair;
+      pair.op = Op::kPair;
+      pair.key = std::string_view(batch_bytes).substr(at, key_size);
+      pair.value =
+          std::string_view(batch_bytes).substr(at + key_size, value_size);
+      at += key_size + value_size;
+      EncodeRecord(pair, &payload);
+      writer.Add(payload);
+      last_key.assign(pair.key);
+      started = true;
+      ++pairs;
+    }
+    if (writer.end_offset() - writer.written_offset() >= kWriteChunk || !more) {
+      status = writer.Write();
+      if (!status.ok()) break;
+    }
+    if (!more) break;
+  }
   if (status.ok()) {
     Record end;
     end.op = Op::kCheckpointEnd;
@@ -108,12 +146,17 @@ absl::StatusOr<uint64_t> WriteCheckpoint(Env* env, const std::string& dir,
     writer.Add(payload);
     status = writer.WriteAndSync();
   }
+  if (status.ok() && source.before_publish) status = source.before_publish();
   if (status.ok()) {
     status =
         env->Rename(temp, absl::StrCat(dir, "/", CheckpointName(position.seq)));
   }
   if (status.ok()) status = env->SyncDir(dir);
-  if (!status.ok()) return status;
+  if (!status.ok()) {
+    file->reset();
+    (void)env->Remove(temp);
+    return status;
+  }
   return writer.written_offset();
 }
 

@@ -11,13 +11,16 @@
 #ifndef KVLAB_DURABLE_CHECKPOINT_H_
 #define KVLAB_DURABLE_CHECKPOINT_H_
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "durable/file.h"
+#include "kvlab/durable/file.h"
 #include "kvlab/kv_store.h"
 
 namespace kvlab::durable {
@@ -38,11 +41,33 @@ inline constexpr char kCheckpointTempName[] = "checkpoint.tmp";
 // The checkpoint names in `names`, newest first.
 std::vector<std::string> CheckpointNames(const std::vector<std::string>& names);
 
-// Writes every pair of `store` (which nobody may modify meanwhile) as the
-// checkpoint for `position` in directory `dir`, durably (see above). Returns
-// the bytes written.
+// Where a checkpoint's pairs come from while the store keeps changing, and
+// what must be true before it may replace the last one.
+struct CheckpointSource {
+  // Visits the pairs with key >= `start` in ascending order until `visitor`
+  // returns false, as KVStore::Scan. Called once per batch of pairs; each
+  // call may see the store as it is at that moment.
+  std::function<void(std::string_view start, KVStore::ScanVisitor visitor)>
+      scan;
+  // Called after the last pair is written and synced, before the checkpoint
+  // gets its name: makes durable every log record whose effect a batch may
+  // have seen. May be empty.
+  std::function<absl::Status()> before_publish;
+  // Read between batches: once true, the checkpoint is abandoned
+  // (Cancelled) and its temporary file removed. May be null.
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+// Writes the store `source` reads as the checkpoint for `position` in
+// directory `dir`, durably (see above), and returns the bytes written. The
+// pairs are read in batches of at most a few hundred, so the store may
+// change between batches: each key's value is then the one it had at some
+// moment after `position`, and since replaying the log from `position`
+// redoes every later write of that key in order, with whole values, the
+// checkpoint plus that log is still exactly the store (a fuzzy checkpoint).
+// Every pair a batch sees must already be in the log past `position`.
 absl::StatusOr<uint64_t> WriteCheckpoint(Env* env, const std::string& dir,
-                                         const KVStore& store,
+                                         const CheckpointSource& source,
                                          const CheckpointPosition& position);
 
 // Reads checkpoint `name` of `dir` into `store` (empty). With

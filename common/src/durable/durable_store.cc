@@ -9,12 +9,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "durable/checkpoint.h"
-#include "durable/file.h"
 #include "durable/log_format.h"
 #include "durable/log_reader.h"
 #include "durable/log_ring.h"
 #include "durable/log_writer.h"
 #include "durable/record.h"
+#include "kvlab/durable/directory_lock.h"
+#include "kvlab/durable/file.h"
 
 namespace kvlab {
 
@@ -31,6 +32,7 @@ struct DurableStore::Writer {
   std::string_view key;
   std::string_view value;
   uint64_t n = 0;
+  uint64_t ticket = 0;  // of the checkpoint a kCheckpoint started
   std::string nth_key;  // the key a DeleteNth removes, found by the leader
   bool done = false;
   absl::StatusOr<bool> result = false;
@@ -71,7 +73,18 @@ DurableStore::DurableStore(std::unique_ptr<KVStore> inner, std::string dir,
       env_(options.env != nullptr ? options.env : durable::DefaultEnv()),
       inner_(std::move(inner)) {}
 
-DurableStore::~DurableStore() = default;
+DurableStore::~DurableStore() {
+  if (!checkpoint_thread_.joinable()) return;
+  {
+    std::lock_guard lock(checkpoint_mutex_);
+    closing_ = true;
+  }
+  // A checkpoint still being written is abandoned: the one before it and the
+  // log, all still in place, hold everything.
+  cancel_checkpoint_.store(true);
+  checkpoint_cv_.notify_all();
+  checkpoint_thread_.join();
+}
 
 absl::StatusOr<std::unique_ptr<DurableStore>> DurableStore::Open(
     std::unique_ptr<KVStore> inner, std::string dir,
@@ -105,6 +118,12 @@ absl::StatusOr<std::unique_ptr<DurableStore>> DurableStore::Open(
 absl::Status DurableStore::Recover() {
   absl::Status status = env_->CreateDir(dir_);
   if (!status.ok()) return status;
+  if (env_ == durable::DefaultEnv()) {
+    absl::StatusOr<std::unique_ptr<durable::DirectoryLock>> lock =
+        durable::DirectoryLock::Acquire(dir_);
+    if (!lock.ok()) return lock.status();
+    lock_ = *std::move(lock);
+  }
   absl::StatusOr<std::vector<std::string>> names = env_->List(dir_);
   if (!names.ok()) return names.status();
   if (std::find(names->begin(), names->end(), durable::kCheckpointTempName) !=
@@ -117,6 +136,10 @@ absl::Status DurableStore::Recover() {
                              options_.log_file_bytes);
   if (!ring.ok()) return ring.status();
   ring_ = *std::move(ring);
+  for (uint32_t slot = 0; slot < ring_->size(); ++slot) {
+    log_paths_.push_back(absl::StrCat(dir_, "/", ring_->NameFor(slot)));
+  }
+  checkpoint_thread_ = std::thread([this] { CheckpointLoop(); });
 
   // With no checkpoint the log starts at the beginning of file number 1.
   CheckpointPosition position{0, 1, 0};
@@ -252,12 +275,18 @@ void DurableStore::Commit(const std::vector<Writer*>& group) {
     for (Writer* member : group) member->result = status;
   };
   if (!stop_error_.ok()) return fail_all(stop_error_);
+  // Frees the log files of a checkpoint that finished since the last group.
+  (void)FinishCheckpoint(/*wait=*/false);
   if (group.front()->kind == Writer::Kind::kCheckpoint) {
-    absl::Status status = CheckpointAsLeader();
-    if (status.ok()) {
+    // Checkpoint() waited for the thread to be idle before queueing, so this
+    // waits only if an automatic checkpoint started in between.
+    (void)FinishCheckpoint(/*wait=*/true);
+    absl::StatusOr<uint64_t> ticket = StartCheckpoint(/*requested=*/true);
+    if (ticket.ok()) {
+      group.front()->ticket = *ticket;
       group.front()->result = true;
     } else {
-      group.front()->result = status;
+      group.front()->result = ticket.status();
     }
     return;
   }
@@ -339,13 +368,15 @@ void DurableStore::Commit(const std::vector<Writer*>& group) {
   leader_stats_.log_bytes += log_->written_offset() - start;
   if (options_.sync != SyncPolicy::kNone) ++leader_stats_.syncs;
   log_bytes_since_checkpoint_ += log_->written_offset() - start;
+  log_bytes_total_ += log_->written_offset() - start;
   next_seq_ = seq;
 
   status = Apply(group, logged);
   if (!status.ok()) stop_error_ = status;
-  if (log_bytes_since_checkpoint_ >= options_.checkpoint_bytes) {
+  if (!checkpoint_in_flight_ &&
+      log_bytes_since_checkpoint_ >= options_.checkpoint_bytes) {
     // A failed checkpoint costs nothing but log space; the writes stand.
-    (void)CheckpointAsLeader();
+    (void)StartCheckpoint(/*requested=*/false);
   }
 }
 
@@ -411,12 +442,19 @@ absl::Status DurableStore::Apply(const std::vector<Writer*>& group,
 // ---- Log files and checkpoints (leader only) ----
 
 absl::Status DurableStore::SwitchFile() {
+  if (live_files_.size() + 1 >= ring_->size() && checkpoint_in_flight_) {
+    // The writers outran the running checkpoint: the log may not take the
+    // ring's last free file, so they wait for it to free the older ones.
+    (void)FinishCheckpoint(/*wait=*/true);
+  }
   if (live_files_.size() + 1 >= ring_->size()) {
     // Taking the last free file would leave none for the checkpoint that
-    // must come next: checkpoint now instead, which moves the log to a fresh
-    // file when it can.
+    // must come next: checkpoint now instead, and wait for it. It moves the
+    // log to a fresh file when it can.
     const uint32_t before = log_->number();
-    absl::Status status = CheckpointAsLeader();
+    absl::StatusOr<uint64_t> started = StartCheckpoint(/*requested=*/false);
+    const absl::Status status =
+        started.ok() ? FinishCheckpoint(/*wait=*/true) : started.status();
     if (log_->number() != before) return absl::OkStatus();
     if (!status.ok() && live_files_.size() >= ring_->size()) return status;
   }
@@ -457,46 +495,129 @@ absl::Status DurableStore::SealFile() {
   return absl::OkStatus();
 }
 
-absl::Status DurableStore::CheckpointAsLeader() {
-  CheckpointPosition position;
-  position.seq = next_seq_ - 1;
+absl::StatusOr<uint64_t> DurableStore::StartCheckpoint(bool requested) {
+  CheckpointJob job;
+  // Every write up to here is applied: the leader starts a checkpoint only
+  // between groups.
+  job.seq = next_seq_ - 1;
+  job.requested = requested;
   if (live_files_.size() < ring_->size()) {
     // The usual case: end the current file with a pointer to a fresh one and
     // let the checkpoint start there. Recovery from the old checkpoint
     // follows the pointer, so both checkpoints lead to the same log.
     absl::Status status = SealFile();
     if (!status.ok()) return status;
-    position.log_file = log_->number();
-    position.log_offset = 0;
+    job.log_file = log_->number();
+    job.log_offset = 0;
   } else if (!file_broken_) {
     // No free file to point to: the checkpoint starts where the log is.
-    position.log_file = log_->number();
-    position.log_offset = log_->end_offset();
+    job.log_file = log_->number();
+    job.log_offset = log_->end_offset();
   } else {
     return absl::FailedPreconditionError(
         "every log file is in use and the current one failed a write; "
         "reopen the store to recover");
   }
-  absl::StatusOr<uint64_t> bytes;
   {
-    std::shared_lock read(store_mutex_);
-    bytes = durable::WriteCheckpoint(env_, dir_, *inner_, position);
+    std::lock_guard lock(checkpoint_mutex_);
+    job.ticket = ++last_ticket_;
+    checkpoint_job_ = job;
+    checkpoint_busy_ = true;
   }
-  if (!bytes.ok()) return bytes.status();
-  live_files_ = {position.log_file};
-  log_bytes_since_checkpoint_ = log_->end_offset() - position.log_offset;
-  leader_stats_.checkpoint_bytes += *bytes;
-  ++leader_stats_.checkpoints;
-  // Older checkpoints are no longer needed; one left behind by a failed
-  // removal is harmless, as recovery reads only the newest.
-  absl::StatusOr<std::vector<std::string>> names = env_->List(dir_);
-  if (names.ok()) {
-    const std::string newest = durable::CheckpointName(position.seq);
-    for (const std::string& name : durable::CheckpointNames(*names)) {
-      if (name < newest) (void)env_->Remove(absl::StrCat(dir_, "/", name));
+  checkpoint_cv_.notify_all();
+  checkpoint_in_flight_ = true;
+  checkpoint_start_bytes_ = log_bytes_total_;
+  return job.ticket;
+}
+
+absl::Status DurableStore::FinishCheckpoint(bool wait) {
+  if (!checkpoint_in_flight_) return absl::OkStatus();
+  CheckpointResult result;
+  {
+    std::unique_lock lock(checkpoint_mutex_);
+    if (wait) {
+      checkpoint_cv_.wait(lock,
+                          [this] { return checkpoint_result_.has_value(); });
     }
+    if (!checkpoint_result_.has_value()) return absl::OkStatus();
+    result = *std::move(checkpoint_result_);
+    checkpoint_result_.reset();
+  }
+  checkpoint_in_flight_ = false;
+  if (!result.status.ok()) return result.status;
+  // The log before the checkpoint's start is no longer needed. Its file is
+  // in live_files_: files are only appended there since it started.
+  live_files_.erase(
+      live_files_.begin(),
+      std::find(live_files_.begin(), live_files_.end(), result.job.log_file));
+  log_bytes_since_checkpoint_ = log_bytes_total_ - checkpoint_start_bytes_;
+  return absl::OkStatus();
+}
+
+absl::Status DurableStore::SyncLogFiles() {
+  for (const std::string& path : log_paths_) {
+    absl::StatusOr<std::unique_ptr<durable::File>> file =
+        env_->Open(path, false);
+    if (!file.ok()) return file.status();
+    absl::Status status = (*file)->Sync();
+    if (!status.ok()) return status;
   }
   return absl::OkStatus();
+}
+
+void DurableStore::CheckpointLoop() {
+  std::unique_lock lock(checkpoint_mutex_);
+  for (;;) {
+    checkpoint_cv_.wait(
+        lock, [this] { return closing_ || checkpoint_job_.has_value(); });
+    if (!checkpoint_job_.has_value()) return;  // closing, nothing to write
+    const CheckpointJob job = *checkpoint_job_;
+    checkpoint_job_.reset();
+    lock.unlock();
+
+    durable::CheckpointSource source;
+    source.scan = [this](std::string_view start, ScanVisitor visitor) {
+      std::shared_lock read(store_mutex_);
+      inner_->Scan(start, visitor);
+    };
+    if (options_.sync == SyncPolicy::kNone) {
+      // The batches saw writes whose records may be only in the page cache;
+      // a checkpoint holding such a write must not outlive its record.
+      source.before_publish = [this] { return SyncLogFiles(); };
+    }
+    source.cancel = &cancel_checkpoint_;
+    const CheckpointPosition position{job.seq, job.log_file, job.log_offset};
+    absl::StatusOr<uint64_t> bytes;
+    try {
+      bytes = durable::WriteCheckpoint(env_, dir_, source, position);
+    } catch (const std::bad_alloc&) {
+      // Nothing is lost: the last checkpoint and the log still hold it all.
+      (void)env_->Remove(absl::StrCat(dir_, "/", durable::kCheckpointTempName));
+      bytes =
+          absl::ResourceExhaustedError("out of memory writing a checkpoint");
+    }
+    if (bytes.ok()) {
+      // Older checkpoints are no longer needed; one left behind by a failed
+      // removal is harmless, as recovery reads only the newest.
+      absl::StatusOr<std::vector<std::string>> names = env_->List(dir_);
+      if (names.ok()) {
+        const std::string newest = durable::CheckpointName(position.seq);
+        for (const std::string& name : durable::CheckpointNames(*names)) {
+          if (name < newest) (void)env_->Remove(absl::StrCat(dir_, "/", name));
+        }
+      }
+    }
+
+    lock.lock();
+    if (bytes.ok()) {
+      ++checkpoints_done_;
+      checkpoint_bytes_done_ += *bytes;
+    }
+    checkpoint_result_ = CheckpointResult{job, bytes.status()};
+    if (job.requested) requested_results_[job.ticket] = bytes.status();
+    checkpoint_busy_ = false;
+    checkpoint_cv_.notify_all();
+  }
 }
 
 // ---- KVStore ----
@@ -529,9 +650,22 @@ absl::StatusOr<bool> DurableStore::RemoveNth(uint64_t n) {
 }
 
 absl::Status DurableStore::Checkpoint() {
+  {
+    // Wait for a running checkpoint here, outside the write queue, so that
+    // writers are not held behind this request.
+    std::unique_lock lock(checkpoint_mutex_);
+    checkpoint_cv_.wait(lock, [this] { return !checkpoint_busy_; });
+  }
   Writer writer;
   writer.kind = Writer::Kind::kCheckpoint;
-  return Submit(&writer).status();
+  const absl::StatusOr<bool> started = Submit(&writer);
+  if (!started.ok()) return started.status();
+  std::unique_lock lock(checkpoint_mutex_);
+  checkpoint_cv_.wait(
+      lock, [&] { return requested_results_.count(writer.ticket) != 0; });
+  const absl::Status status = requested_results_[writer.ticket];
+  requested_results_.erase(writer.ticket);
+  return status;
 }
 
 bool DurableStore::DeleteImpl(std::string_view key) {
@@ -582,8 +716,15 @@ absl::Status DurableStore::ExportStructure(const StructureOptions& options,
 }
 
 DurabilityStats DurableStore::stats() const {
-  std::lock_guard lock(queue_mutex_);
-  return stats_;
+  DurabilityStats stats;
+  {
+    std::lock_guard lock(queue_mutex_);
+    stats = stats_;
+  }
+  std::lock_guard lock(checkpoint_mutex_);
+  stats.checkpoints = checkpoints_done_;
+  stats.checkpoint_bytes = checkpoint_bytes_done_;
+  return stats;
 }
 
 absl::StatusOr<std::unique_ptr<KVStore>> MakeDurable(

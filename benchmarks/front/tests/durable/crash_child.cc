@@ -1,8 +1,10 @@
 // The crash loop's child: opens the store a spec names and writes to it from
 // several threads until it is killed. After each write returns, it reports
 // the acknowledgement as one byte (the thread's index) on standard output.
+// With "checkpoints", one more thread calls Checkpoint() back to back and
+// reports each that returned OK as the byte kCheckpointAck.
 //
-//   durable_crash_child SPEC SEED THREADS
+//   durable_crash_child SPEC SEED THREADS [checkpoints]
 
 #include <unistd.h>
 
@@ -13,11 +15,14 @@
 #include <vector>
 
 #include "crash_workload.h"
+#include "kvlab/durable_store.h"
 #include "kvlab/kvlab.h"
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: %s SPEC SEED THREADS\n", argv[0]);
+  const bool checkpoints = argc == 5 && std::string(argv[4]) == "checkpoints";
+  if (argc != 4 && !checkpoints) {
+    std::fprintf(stderr, "usage: %s SPEC SEED THREADS [checkpoints]\n",
+                 argv[0]);
     return 2;
   }
   absl::StatusOr<std::unique_ptr<kvlab::KVStore>> store =
@@ -40,6 +45,16 @@ int main(int argc, char** argv) {
         } else {
           (*store)->Delete(write.key);
         }
+        if (::write(STDOUT_FILENO, &ack, 1) != 1) std::abort();
+      }
+    });
+  }
+  if (checkpoints) {
+    writers.emplace_back([&] {
+      auto& durable = static_cast<kvlab::DurableStore&>(**store);
+      const char ack = kvlab::durable::testing::kCheckpointAck;
+      for (;;) {
+        if (!durable.Checkpoint().ok()) std::abort();
         if (::write(STDOUT_FILENO, &ack, 1) != 1) std::abort();
       }
     });

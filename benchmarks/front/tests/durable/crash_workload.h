@@ -11,6 +11,10 @@
 
 namespace kvlab::durable::testing {
 
+// The byte the child reports a finished checkpoint with (a thread index is
+// below it).
+inline constexpr char kCheckpointAck = 100;
+
 // Writer `thread` of the child's round `seed`: puts and deletes of its own
 // keys ("<thread>/<n>"), so threads never touch each other's keys.
 class CrashWorkload {
