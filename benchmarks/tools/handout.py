@@ -9,7 +9,9 @@ their own tests/groups.txt, as stage5_hyperion/memory/ and trie/), as one
 assignment per room: stageN_<room> (stage5_memory, stage5_trie), whose
 chapter is docs/<stage folder>_<room>.md if there is one, else the stage's
 docs/<stage folder>.md. "stage5" names all of the stage's assignments; an
-assignment not handed out keeps its reference code.
+assignment not handed out keeps its reference code. A subfolder without a
+groups.txt (stage5_hyperion/arenas/, given with the trie) is no assignment:
+it is copied as it is.
 
 OUT must not exist yet (or be an empty directory) and must lie outside the
 source tree. Without --stages, every stage whose sources carry cut markers

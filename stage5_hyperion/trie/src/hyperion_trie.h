@@ -56,7 +56,6 @@
 #include "absl/status/statusor.h"
 #include "container_scan.h"
 #include "descent.h"
-#include "key_preprocessing.h"
 #include "kvlab/stage5/hyperion_store.h"
 #include "kvlab/stage5/memory_manager.h"
 #include "node.h"
@@ -64,6 +63,12 @@
 #include "undo_log.h"
 
 namespace kvlab::stage5 {
+
+// The longest key the trie stores: a caller's longest key and one byte a
+// layer above may add (key pre-processing's transform does). The trie is
+// the same for every key length; only the buffers that hold a whole key
+// (the scan's) are sized by it.
+inline constexpr size_t kMaxStoredKeySize = kMaxKeySize + 1;
 
 class HyperionTrie final : public HyperionStore {
  public:
@@ -98,12 +103,15 @@ class HyperionTrie final : public HyperionStore {
   // OK if every invariant above holds, else Internal naming the first
   // violation.
   absl::Status CheckInvariants() const override;
-  // Each container a box of its annotated bytes (export.cc); max_nodes and
-  // max_depth count containers; from_key is refused (InvalidArgument).
+  // Each container a box of its annotated bytes (debug/export.cc);
+  // max_nodes and max_depth count containers; from_key is refused
+  // (InvalidArgument).
   absl::Status ExportStructure(const StructureOptions& options,
                                StructureGraph* graph) const override;
 
- protected:
+  // KVStore's operations without its checks: public so that a layer above
+  // (preprocess/preprocessed_trie.h) can hand the trie keys of up to
+  // kMaxStoredKeySize bytes.
   bool PutImpl(std::string_view key, std::string_view value) override;
   bool GetImpl(std::string_view key, std::string* value) const override;
   bool DeleteImpl(std::string_view key) override;
@@ -425,7 +433,7 @@ class HyperionTrie final : public HyperionStore {
     // only to enter a child two bytes deeper, and pops it before it goes
     // back up. A level holds keys longer than its base, which is even, so
     // the bases are the even numbers below the longest stored key's length
-    // (kMaxStoredKeySize, a pre-processed key of kMaxKeySize bytes): 0, 2,
+    // (kMaxStoredKeySize): 0, 2,
     // ..., 1024 for 1,025 bytes, (kMaxStoredKeySize + 1) / 2 entries.
     Level levels[(kMaxStoredKeySize + 1) / 2];
     size_t depth = 0;
@@ -475,13 +483,9 @@ class HyperionTrie final : public HyperionStore {
   void RemoveNode(LevelPath* levels, EmbedPath* embeds, const Region& r,
                   const Node& n, uint32_t end, uint8_t prev, bool s_level);
 
-  // --- checking (check.cc): the checker walks the trie once, reading the
+  // --- checking (debug/check.cc): the checker walks the trie once, reading the
   // members above.
   class Checker;
-  // The store with key pre-processing (preprocessed_trie.h) hands its
-  // transformed keys, up to kMaxStoredKeySize bytes, to PutImpl, GetImpl
-  // and DeleteImpl: they are longer than KVStore's checks allow.
-  friend class PreprocessedTrie;
 
   const HyperionOptions options_;
   mutable MemoryManager mm_;

@@ -6,7 +6,7 @@
 //     0006  16 74            S 't' leaf, key explicit
 //     0008  22               T 'e' leaf, delta 4
 
-#include "dump.h"
+#include "debug/dump.h"
 
 #include <cctype>
 

@@ -2,8 +2,8 @@
 // HyperionTrie::DumpContainer and DebugString (dump.cc) and the structure
 // export (export.cc).
 
-#ifndef KVLAB_STAGE5_DUMP_H_
-#define KVLAB_STAGE5_DUMP_H_
+#ifndef KVLAB_STAGE5_TRIE_SRC_DEBUG_DUMP_H_
+#define KVLAB_STAGE5_TRIE_SRC_DEBUG_DUMP_H_
 
 #include <string>
 #include <vector>
@@ -22,4 +22,4 @@ void DumpRegion(const Region& region, int indent, std::string* out,
 
 }  // namespace kvlab::stage5::hyperion
 
-#endif  // KVLAB_STAGE5_DUMP_H_
+#endif  // KVLAB_STAGE5_TRIE_SRC_DEBUG_DUMP_H_

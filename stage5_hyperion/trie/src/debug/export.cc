@@ -20,7 +20,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "dump.h"
+#include "debug/dump.h"
 #include "hyperion_trie.h"
 #include "kvlab/structure.h"
 

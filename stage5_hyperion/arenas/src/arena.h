@@ -12,8 +12,8 @@
 //
 // Thread-safe: every method may be called from any thread at once.
 
-#ifndef KVLAB_STAGE5_TRIE_SRC_ARENA_H_
-#define KVLAB_STAGE5_TRIE_SRC_ARENA_H_
+#ifndef KVLAB_STAGE5_ARENAS_SRC_ARENA_H_
+#define KVLAB_STAGE5_ARENAS_SRC_ARENA_H_
 
 #include <array>
 #include <atomic>
@@ -295,4 +295,4 @@ inline std::vector<std::unique_ptr<Arena>> MakeArenas(
 
 }  // namespace kvlab::stage5
 
-#endif  // KVLAB_STAGE5_TRIE_SRC_ARENA_H_
+#endif  // KVLAB_STAGE5_ARENAS_SRC_ARENA_H_
