@@ -39,6 +39,20 @@
 
 namespace kvlab::stage5 {
 
+// Puts the pair into `trie` and returns whether it replaced one; throws
+// std::bad_alloc if memory ran out (the only failure a pair the arena store
+// already checked meets in a trie), WriteError for any other, the trie as
+// it was either way.
+inline bool PutOrThrow(HyperionStore& trie, std::string_view key,
+                       std::string_view value) {
+  const absl::StatusOr<bool> replaced = trie.Put(key, value);
+  if (!replaced.ok()) {
+    if (absl::IsResourceExhausted(replaced.status())) throw std::bad_alloc();
+    throw WriteError(replaced.status());
+  }
+  return *replaced;
+}
+
 // The number of keys in each slot of one copy of an arena: slot 0 counts
 // the empty key, slot 1 + b the keys of first byte b (slots in key order).
 // Changed only by the copy's writer, holding the arena's lock; read by
@@ -256,12 +270,7 @@ class alignas(64) Arena {
     if (!pending_) return;
     const Copy& visible = *copies_[left_right_.visible()];
     if (visible.trie->Get(pending_key_, &pending_value_)) {
-      const absl::StatusOr<bool> put =
-          hidden->trie->Put(pending_key_, pending_value_);
-      if (!put.ok()) {
-        if (absl::IsResourceExhausted(put.status())) throw std::bad_alloc();
-        throw WriteError(put.status());
-      }
+      PutOrThrow(*hidden->trie, pending_key_, pending_value_);
     } else {
       hidden->trie->Delete(pending_key_);
     }
