@@ -3,15 +3,14 @@
 //
 // Each container is a box (a cluster) holding one node: its header, then a
 // row per jump table entry and trie node, the lines the dump prints
-// (dump.cc: offset and first bytes, then what they encode: T or S node, key
-// or delta, value, jump successor, T-node table, suffix, child pointer). An
+// (dump.cc's rows: offset and first bytes, then what they encode: T or S node,
+// key or delta, value, jump successor, T-node table, suffix, child pointer). An
 // embedded container is a box inside its parent's box, with its own node;
 // a child pointer is an edge to the child container's node; a split
 // directory is a node with an edge to each piece. Containers are named by
 // their pointer, so one that grows into a new chunk is drawn as new.
 
 #include <algorithm>
-#include <cstdlib>
 #include <deque>
 #include <string>
 #include <string_view>
@@ -27,41 +26,16 @@
 namespace kvlab::stage5 {
 namespace {
 
+using hyperion::ChildKind;
+using hyperion::Node;
+using hyperion::Region;
+
 std::string ContainerId(HyperionPointer hp) {
   return absl::StrFormat("container:%#x", hp.raw());
 }
 
 std::string KeyText(uint8_t key) {
   return QuotedKey(std::string_view(reinterpret_cast<const char*>(&key), 1));
-}
-
-// One line of DumpRegion at the region's own level ("%04x  <bytes>  <what
-// they encode>"): its offset, and the line cut into a field. The bytes are
-// lowercase hex, spaces and "..", so the text starts at the first other
-// character.
-struct DumpRow {
-  uint32_t pos = 0;
-  StructureField field;
-};
-
-std::vector<DumpRow> TopLevelRows(std::string_view dump) {
-  std::vector<DumpRow> rows;
-  while (!dump.empty()) {
-    const size_t eol = std::min(dump.find('\n'), dump.size());
-    const std::string_view line = dump.substr(0, eol);
-    dump.remove_prefix(std::min(eol + 1, dump.size()));
-    // Empty, or a line of an embedded container (indented).
-    if (line.empty() || line[0] == ' ') continue;
-    const size_t text = line.find_first_not_of("0123456789abcdef. ");
-    if (text == std::string_view::npos) continue;
-    std::string_view bytes = line.substr(0, text);
-    bytes.remove_suffix(bytes.size() - (bytes.find_last_not_of(' ') + 1));
-    DumpRow row;
-    row.pos = uint32_t(std::strtoul(std::string(bytes).c_str(), nullptr, 16));
-    row.field = {std::string(bytes), std::string(line.substr(text))};
-    rows.push_back(std::move(row));
-  }
-  return rows;
 }
 
 // The memory manager's superbins in use, a cluster of one node.
@@ -85,6 +59,100 @@ void ExportMemory(const MemoryManager& mm, StructureGraph* graph) {
   graph->nodes.push_back(std::move(superbins));
 }
 
+// A container still to visit, breadth first: its depth in containers,
+// and the drawn node whose pointer leads to it (empty: none drawn).
+struct Pending {
+  HyperionPointer hp;
+  int depth;
+  std::string parent_id;
+  std::string label;
+};
+
+// Split directory `c` (drawn if `draw`, as node `id`) and its pieces, queued.
+void ExportSplit(const uint8_t* c, const Pending& next, const std::string& id,
+                 bool draw, std::deque<Pending>* queue, StructureGraph* graph) {
+  StructureNode split{
+      id, absl::StrFormat("split directory %#x", next.hp.raw()), {}, ""};
+  for (uint32_t j = 0; j < hyperion::PieceCount(c); ++j) {
+    const HyperionPointer piece = hyperion::PiecePointer(c, j);
+    const std::string from = KeyText(hyperion::PieceKey(c, j));
+    split.fields.push_back(
+        {absl::StrCat("T-nodes from ", from),
+         absl::StrFormat("container %#x (%d keys)", piece.raw(),
+                         hyperion::PieceKeys(c, j))});
+    queue->push_back(
+        {piece, next.depth + 1, draw ? id : "", absl::StrCat("from ", from)});
+  }
+  if (draw) graph->nodes.push_back(std::move(split));
+}
+
+// Container `c` at `hp` (node and cluster `id`, at `depth` in containers): if
+// `draw`, a node of its header and rows, and one per embedded container in
+// a box of its own; its child containers queued either way.
+void ExportContainer(const uint8_t* c, HyperionPointer hp,
+                     const std::string& id, int depth, bool draw,
+                     std::deque<Pending>* queue, StructureGraph* graph) {
+  // The container's own level, then each embedded container found in
+  // it: a node in a box of its own inside the box of the level above.
+  struct Box {
+    Region region;
+    std::string id;
+    std::string title;
+  };
+  std::vector<Box> boxes = {{hyperion::WholeContainer(c), id,
+                             absl::StrFormat("container %#x", hp.raw())}};
+  for (size_t b = 0; b < boxes.size(); ++b) {
+    const Box box = boxes[b];
+    const Region& r = box.region;
+    // What hangs below node `n` of the box: a container for the queue,
+    // an embedded container for a box of its own.
+    auto below = [&](const Node& n) {
+      if (n.child == ChildKind::kPointer) {
+        const uint8_t* child = r.buf + n.child_pos;
+        queue->push_back(
+            {HyperionPointer::Load(child), depth + 1, draw ? box.id : "",
+             absl::StrCat(KeyText(n.key), " ",
+                          hyperion::LoadCount(child + HyperionPointer::kBytes),
+                          " keys")});
+      } else if (n.child == ChildKind::kEmbedded && draw) {
+        const std::string inner = absl::StrFormat("%s/%04x", id, n.pos);
+        boxes.push_back({hyperion::EmbeddedRegion(r.buf, n.child_pos), inner,
+                         absl::StrFormat("embedded at %04x", n.pos)});
+        graph->clusters.push_back(
+            {inner,
+             absl::StrFormat("embedded under %s at %04x: %d bytes",
+                             KeyText(n.key), n.pos, r.buf[n.child_pos]),
+             box.id});
+        graph->edges.push_back({box.id, inner, "embedded"});
+      } else if (n.child == ChildKind::kEmbedded) {
+        // Not drawn, but its pointer children are counted below.
+        boxes.push_back({hyperion::EmbeddedRegion(r.buf, n.child_pos), "", ""});
+      }
+    };
+    if (!draw) {
+      for (hyperion::RegionCursor it(r); !it.done(); it.Next()) {
+        below(it.node());
+      }
+      continue;
+    }
+    StructureNode out{box.id, box.title, {}, box.id};
+    if (b == 0) {
+      std::string header;
+      for (uint32_t i = 0; i < hyperion::kHeaderBytes; ++i) {
+        absl::StrAppendFormat(&header, "%s%02x", i ? " " : "", c[i]);
+      }
+      out.fields.push_back({"0000 header", header});
+    }
+    // The dump's rows, a field each: jump table entries, then nodes.
+    for (const hyperion::DumpRow& row : hyperion::RegionRows(r)) {
+      out.fields.push_back(
+          {absl::StrFormat("%04x  %s", row.pos, row.bytes), row.text});
+      if (row.node.has_value()) below(*row.node);
+    }
+    graph->nodes.push_back(std::move(out));
+  }
+}
+
 }  // namespace
 
 absl::Status HyperionTrie::ExportStructure(const StructureOptions& options,
@@ -98,14 +166,6 @@ absl::Status HyperionTrie::ExportStructure(const StructureOptions& options,
   graph->summary.push_back({"keys", absl::StrCat(size_)});
   const size_t budget = std::max<size_t>(options.max_nodes, 1);
   uint64_t containers = 0, drawn = 0;
-  // A container still to visit, breadth first: its depth in containers,
-  // and the drawn node whose pointer leads to it (empty: none drawn).
-  struct Pending {
-    HyperionPointer hp;
-    int depth;
-    std::string parent_id;
-    std::string label;
-  };
   std::deque<Pending> queue;
   if (!root_.IsNull()) queue.push_back({root_, 0, "", ""});
   while (!queue.empty()) {
@@ -123,19 +183,7 @@ absl::Status HyperionTrie::ExportStructure(const StructureOptions& options,
       }
     }
     if (hyperion::IsSplit(c)) {
-      StructureNode split{
-          id, absl::StrFormat("split directory %#x", next.hp.raw()), {}, ""};
-      for (uint32_t j = 0; j < hyperion::PieceCount(c); ++j) {
-        const HyperionPointer piece = hyperion::PiecePointer(c, j);
-        const std::string from = KeyText(hyperion::PieceKey(c, j));
-        split.fields.push_back(
-            {absl::StrCat("T-nodes from ", from),
-             absl::StrFormat("container %#x (%d keys)", piece.raw(),
-                             hyperion::PieceKeys(c, j))});
-        queue.push_back({piece, next.depth + 1, draw ? id : "",
-                         absl::StrCat("from ", from)});
-      }
-      if (draw) graph->nodes.push_back(std::move(split));
+      ExportSplit(c, next, id, draw, &queue, graph);
       continue;
     }
     if (draw) {
@@ -147,84 +195,7 @@ absl::Status HyperionTrie::ExportStructure(const StructureOptions& options,
                            hyperion::ContainerFree(c)),
            ""});
     }
-    // The container's own level, then each embedded container found in
-    // it: a node in a box of its own inside the box of the level above.
-    struct Box {
-      Region region;
-      std::string id;
-      std::string title;
-    };
-    std::vector<Box> boxes = {
-        {hyperion::WholeContainer(c), id,
-         absl::StrFormat("container %#x", next.hp.raw())}};
-    for (size_t b = 0; b < boxes.size(); ++b) {
-      const Box box = boxes[b];
-      const Region& r = box.region;
-      StructureNode out{box.id, box.title, {}, box.id};
-      std::vector<DumpRow> rows;
-      if (draw) {
-        if (b == 0) {
-          std::string header;
-          for (uint32_t i = 0; i < hyperion::kHeaderBytes; ++i) {
-            absl::StrAppendFormat(&header, "%s%02x", i ? " " : "", c[i]);
-          }
-          out.fields.push_back({"0000 header", header});
-        }
-        std::string dump;
-        std::vector<HyperionPointer> unused;
-        hyperion::DumpRegion(r, 0, &dump, &unused);
-        rows = TopLevelRows(dump);
-      }
-      // The rows are the region's jump table entries, then its nodes in
-      // order; the nodes are decoded again for what hangs below them.
-      size_t row = r.table_entries;
-      if (draw) {
-        for (size_t i = 0; i < row && i < rows.size(); ++i) {
-          out.fields.push_back(rows[i].field);
-        }
-      }
-      hyperion::PreorderDecoder decoder;
-      for (uint32_t pos = r.begin; pos < r.end && r.buf[pos] != 0; ++row) {
-        const Node n = decoder.Decode(r.buf, pos);
-        if (draw) {
-          if (row >= rows.size() || rows[row].pos != pos) {
-            return absl::InternalError(absl::StrFormat(
-                "hyperion export: the dump of container %#x has no line "
-                "for the node at %04x",
-                next.hp.raw(), pos));
-          }
-          StructureField field = rows[row].field;
-          // S-nodes indented under their T-node, as in the dump.
-          if (n.s) field.value.insert(0, "  ");
-          out.fields.push_back(std::move(field));
-        }
-        if (n.child == ChildKind::kPointer) {
-          const uint8_t* child = r.buf + n.child_pos;
-          queue.push_back(
-              {HyperionPointer::Load(child), next.depth + 1, draw ? box.id : "",
-               absl::StrCat(
-                   KeyText(n.key), " ",
-                   hyperion::LoadCount(child + HyperionPointer::kBytes),
-                   " keys")});
-        } else if (n.child == ChildKind::kEmbedded && draw) {
-          const std::string inner = absl::StrFormat("%s/%04x", id, pos);
-          boxes.push_back({hyperion::EmbeddedRegion(r.buf, n.child_pos), inner,
-                           absl::StrFormat("embedded at %04x", pos)});
-          graph->clusters.push_back(
-              {inner,
-               absl::StrFormat("embedded under %s at %04x: %d bytes",
-                               KeyText(n.key), pos, r.buf[n.child_pos]),
-               box.id});
-          graph->edges.push_back({box.id, inner, "embedded"});
-        } else if (n.child == ChildKind::kEmbedded) {
-          // Not drawn, but its pointer children are counted below.
-          boxes.push_back(
-              {hyperion::EmbeddedRegion(r.buf, n.child_pos), "", ""});
-        }
-        pos = n.end;
-      }
-      if (draw) graph->nodes.push_back(std::move(out));
-    }
+    ExportContainer(c, next.hp, id, next.depth, draw, &queue, graph);
   }
   graph->summary.push_back({"containers", absl::StrCat(containers)});
   graph->nodes_omitted = containers - drawn;
