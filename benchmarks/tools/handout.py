@@ -12,6 +12,8 @@ is one, else the stage's docs/<stage folder>.md. "stage5" names all of the
 stage's assignments; an assignment not handed out keeps its reference code.
 A stage with rooms may keep code outside them (stage 4's ctrie in src/):
 that code is the assignment named by the stage alone (stage4).
+A subfolder without a groups.txt (stage5_hyperion/arenas/, given with the
+trie) is no assignment: it is copied as it is.
 
 OUT must not exist yet (or be an empty directory) and must lie outside the
 source tree. Without --stages, every stage whose sources carry cut markers

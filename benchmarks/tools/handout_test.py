@@ -167,6 +167,8 @@ class RoomsTest(unittest.TestCase):
              "stage5_hyperion/memory/tests/groups.txt",
              "stage5_hyperion/trie/src/node.cc",
              "stage5_hyperion/trie/tests/groups.txt",
+             "stage5_hyperion/arenas/src/arena_store.cc",
+             "stage5_hyperion/arenas/tests/arena_test.cc",
              "docs/stage5_hyperion.md", "docs/stage5_hyperion_memory.md"]
 
     def test_rooms_and_their_chapters(self):
@@ -182,6 +184,10 @@ class RoomsTest(unittest.TestCase):
         self.assertEqual(unit("docs/stage5_hyperion_memory.md"),
                          "stage5_memory")
         self.assertEqual(unit("stage5_hyperion/tools/dump.cc"), "stage5")
+        # A folder without groups.txt of its own (the arena layer, given with
+        # the trie) is no assignment: handed out as it is.
+        self.assertEqual(unit("stage5_hyperion/arenas/src/arena_store.cc"),
+                         "stage5")
         self.assertEqual(unit("stage2_btree/src/tree.cc"), "stage2")
 
     def test_a_stage_names_all_its_assignments(self):

@@ -41,10 +41,8 @@ void HyperionTrie::ForwardValue(uint8_t* enc) {
 void HyperionTrie::ForwardRegion(const Region& region) {
   // The region's bytes are the trie's own; Region only reads them.
   uint8_t* buf = const_cast<uint8_t*>(region.buf);
-  uint32_t pos = region.begin;
-  hyperion::PreorderDecoder decoder;
-  while (pos < region.end && buf[pos] != 0) {
-    const Node n = decoder.Decode(buf, pos);
+  for (hyperion::RegionCursor it(region); !it.done(); it.Next()) {
+    const Node& n = it.node();
     if (n.type == NodeType::kLeafValue && !hyperion::IsBareLeaf(n.header)) {
       ForwardValue(buf + n.value_pos);
     }
@@ -80,7 +78,6 @@ void HyperionTrie::ForwardRegion(const Region& region) {
         break;
       }
     }
-    pos = n.end;
   }
 }
 

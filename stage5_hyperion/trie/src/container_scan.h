@@ -111,8 +111,8 @@ struct SiblingSearch {
 };
 
 // Decodes the nodes of a region one after another in pre-order, T- and
-// S-nodes alike, each against the previous sibling of its kind: the walk
-// that counts, checks, dumps or forwards everything below a region.
+// S-nodes alike, each against the previous sibling of its kind. RegionCursor
+// walks with it; NthInRegion uses it alone, since it jumps ahead.
 struct PreorderDecoder {
   uint8_t prev_t = 0;  // key byte of the last T-node
   uint8_t prev_s = 0;  // of the last S-node under it (0: none yet)
@@ -149,6 +149,48 @@ SChildren MeasureSChildren(const uint8_t* buf, const Node& t, uint32_t end);
 // One past the T-node at `t` and all its S-node children: one addition if
 // `t` has a jump successor, else a walk over the children.
 uint32_t SkipTNode(const uint8_t* buf, const Node& t, uint32_t end);
+
+// Walks the nodes of a region in pre-order: the walk that counts, checks,
+// dumps, exports or forwards everything below a region.
+//
+//   for (RegionCursor it(region); !it.done(); it.Next()) { ... it.node() }
+//
+// NextT instead steps over a T-node's S-children, for walks over T-nodes.
+// The hot walks go by hand: Scan keeps its place in registers, and
+// NthInRegion and the descent jump ahead by the jump structures.
+class RegionCursor {
+ public:
+  explicit RegionCursor(const Region& region)
+      : region_(region), pos_(region.begin) {
+    Load();
+  }
+  bool done() const { return done_; }
+  const Node& node() const { return node_; }
+  // The key byte of the T-node the current node is or lies under.
+  uint8_t t_key() const { return decoder_.prev_t; }
+  // To the next node in pre-order.
+  void Next() {
+    pos_ = node_.end;
+    Load();
+  }
+  // From a T-node to the next T-node, past its S-children.
+  void NextT() {
+    pos_ = SkipTNode(region_.buf, node_, region_.end);
+    Load();
+  }
+
+ private:
+  void Load() {
+    done_ = pos_ >= region_.end || region_.buf[pos_] == 0;
+    if (!done_) node_ = decoder_.Decode(region_.buf, pos_);
+  }
+
+  Region region_;
+  uint32_t pos_;
+  bool done_ = false;
+  PreorderDecoder decoder_;
+  Node node_;
+};
 
 // The S-children of T-node `t` are walked node by node, each header read
 // before the next one's address is known: a cache miss per line. Where a

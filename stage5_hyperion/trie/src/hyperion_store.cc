@@ -4,7 +4,7 @@
 
 #include "hyperion_trie.h"
 #include "node.h"
-#include "preprocessed_trie.h"
+#include "preprocess/preprocessed_trie.h"
 
 namespace kvlab::stage5 {
 

@@ -56,7 +56,6 @@
 #include "absl/status/statusor.h"
 #include "container_scan.h"
 #include "descent.h"
-#include "key_preprocessing.h"
 #include "kvlab/stage5/hyperion_store.h"
 #include "kvlab/stage5/memory_manager.h"
 #include "node.h"
@@ -64,6 +63,12 @@
 #include "undo_log.h"
 
 namespace kvlab::stage5 {
+
+// The longest key the trie stores: a caller's longest key and one byte a
+// layer above may add (key pre-processing's transform does). The trie is
+// the same for every key length; only the buffers that hold a whole key
+// (the scan's) are sized by it.
+inline constexpr size_t kMaxStoredKeySize = kMaxKeySize + 1;
 
 class HyperionTrie final : public HyperionStore {
  public:
@@ -98,12 +103,15 @@ class HyperionTrie final : public HyperionStore {
   // OK if every invariant above holds, else Internal naming the first
   // violation.
   absl::Status CheckInvariants() const override;
-  // Each container a box of its annotated bytes (export.cc); max_nodes and
-  // max_depth count containers; from_key is refused (InvalidArgument).
+  // Each container a box of its annotated bytes (debug/export.cc);
+  // max_nodes and max_depth count containers; from_key is refused
+  // (InvalidArgument).
   absl::Status ExportStructure(const StructureOptions& options,
                                StructureGraph* graph) const override;
 
- protected:
+  // KVStore's operations without its checks: public so that a layer above
+  // (preprocess/preprocessed_trie.h) can hand the trie keys of up to
+  // kMaxStoredKeySize bytes.
   bool PutImpl(std::string_view key, std::string_view value) override;
   bool GetImpl(std::string_view key, std::string* value) const override;
   bool DeleteImpl(std::string_view key) override;
@@ -371,18 +379,17 @@ class HyperionTrie final : public HyperionStore {
   // buffer of kMaxStoredKeySize bytes, written in place), the walk's stack of
   // container levels, the visitor and the pairs it was given.
   struct ScanState {
-    // One container level of the walk: the nodes in [p, end), whose keys
-    // extend the `base` key bytes above them. No default member
-    // initialisers: they would zero the whole stack (20 KB) on every Scan,
-    // and each push writes all its fields.
-    struct Level {
+    // One container level of the walk, as the span of nodes [p, end),
+    // whose keys extend the `base` key bytes above them. No default member
+    // initialisers (scan.cc says why).
+    struct Span {
       const uint8_t* p;  // the next node
       const uint8_t* end;
       uint32_t base;
       uint8_t prev_t;  // key byte of the current T-node
       uint8_t prev_s;  // of the last S-node under it (0: none yet)
       // In a piece of a split container: its directory, and the piece
-      // the level moves on to when its nodes end (null: none).
+      // the span moves on to when its nodes end (null: none).
       const uint8_t* split;
       uint32_t next_piece;
     };
@@ -390,27 +397,10 @@ class HyperionTrie final : public HyperionStore {
     explicit ScanState(ScanVisitor v) : visitor(v) {}
     void Enter(const uint8_t* p, const uint8_t* end, uint32_t base,
                uint8_t prev_t = 0, uint8_t prev_s = 0,
-               const uint8_t* split = nullptr, uint32_t next_piece = 0) {
-      Push(Level{p, end, base, prev_t, prev_s, split, next_piece});
-    }
-    // Member by member: a whole-struct copy has g++ assemble the walk's
-    // level (held in registers) in a stack temporary with narrow stores and
-    // read it back with 16-byte loads, which wait for the stores to retire
-    // instead of being forwarded from them.
-    void Push(const Level& level) {
-      assert(depth < std::size(levels));
-      Level& top = levels[depth++];
-      top.p = level.p;
-      top.end = level.end;
-      top.base = level.base;
-      top.prev_t = level.prev_t;
-      top.prev_s = level.prev_s;
-      top.split = level.split;
-      top.next_piece = level.next_piece;
-    }
+               const uint8_t* split = nullptr, uint32_t next_piece = 0);
+    void Push(const Span& span);
     // Appends `n` bytes to the key: a suffix, mostly a few bytes long.
-    // Out of line: inlined, g++ copies a longer one with a `rep movs`,
-    // whose start-up cost is tens of cycles for a few bytes.
+    // Out of line (scan.cc says why).
     ABSL_ATTRIBUTE_NOINLINE void Append(const uint8_t* bytes, size_t n);
     std::string_view Key() const { return std::string_view(key, length); }
 
@@ -425,9 +415,9 @@ class HyperionTrie final : public HyperionStore {
     // only to enter a child two bytes deeper, and pops it before it goes
     // back up. A level holds keys longer than its base, which is even, so
     // the bases are the even numbers below the longest stored key's length
-    // (kMaxStoredKeySize, a pre-processed key of kMaxKeySize bytes): 0, 2,
+    // (kMaxStoredKeySize): 0, 2,
     // ..., 1024 for 1,025 bytes, (kMaxStoredKeySize + 1) / 2 entries.
-    Level levels[(kMaxStoredKeySize + 1) / 2];
+    Span levels[(kMaxStoredKeySize + 1) / 2];
     size_t depth = 0;
     ScanVisitor visitor;
     uint64_t visited = 0;
@@ -445,13 +435,10 @@ class HyperionTrie final : public HyperionStore {
   // first bytes: called as the walk enters a pointer child, so the next one
   // at the same level is in cache by the time the walk gets there.
   void PrefetchNextChild(const uint8_t* p, const uint8_t* end) const;
-  // The level of piece `piece` of split container `split`, whose keys
-  // extend `base` key bytes. Returned by value, not filled in through a
-  // pointer: the walk's current level must not have its address taken, or
-  // it lives in memory, and copying it to the stack then waits on stores
-  // that cannot be forwarded to the wider loads of the copy.
-  ScanState::Level PieceLevel(const uint8_t* split, uint32_t piece,
-                              uint32_t base) const;
+  // The span of piece `piece` of split container `split`, whose keys
+  // extend `base` key bytes (returned by value: scan.cc says why).
+  ScanState::Span PieceSpan(const uint8_t* split, uint32_t piece,
+                            uint32_t base) const;
   static constexpr int kPrefetchLookahead = 16;
   // Passes the key being rebuilt and its value to the visitor.
   bool Emit(std::string_view value, ScanState* state) const;
@@ -475,13 +462,9 @@ class HyperionTrie final : public HyperionStore {
   void RemoveNode(LevelPath* levels, EmbedPath* embeds, const Region& r,
                   const Node& n, uint32_t end, uint8_t prev, bool s_level);
 
-  // --- checking (check.cc): the checker walks the trie once, reading the
+  // --- checking (debug/check.cc): the checker walks the trie once, reading the
   // members above.
   class Checker;
-  // The store with key pre-processing (preprocessed_trie.h) hands its
-  // transformed keys, up to kMaxStoredKeySize bytes, to PutImpl, GetImpl
-  // and DeleteImpl: they are longer than KVStore's checks allow.
-  friend class PreprocessedTrie;
 
   const HyperionOptions options_;
   mutable MemoryManager mm_;

@@ -98,13 +98,16 @@ inline constexpr uint32_t kTNodeTableEntryBytes = 8;
 inline constexpr uint32_t kTNodeTableBytes =
     kTNodeTableEntries * kTNodeTableEntryBytes;
 
-// Bytes of a pointer child: the pointer and the subtree's key count.
+// A key count (of a pointer child's subtree, of a piece of a split
+// container): a 40-bit number.
 inline constexpr size_t kCountBytes = 5;
 // A varint: 7 bits per byte, least significant group first, the high bit
 // set on every byte but the last; 1 byte below 128, 5 below 2^35.
 inline constexpr size_t kMaxVarintBytes = 5;
 inline constexpr size_t kMaxJumpSuccessorBytes = kJumpBytes + kMaxVarintBytes;
-inline constexpr size_t kPointerChildBytes = HyperionPointer::kBytes + 5;
+// Bytes of a pointer child: the pointer and the subtree's key count.
+inline constexpr size_t kPointerChildBytes =
+    HyperionPointer::kBytes + kCountBytes;
 // The longest suffix one path-compressed node holds (7-bit length).
 inline constexpr size_t kMaxSuffix = 127;
 inline constexpr uint8_t kSuffixValueFlag = 0x80;

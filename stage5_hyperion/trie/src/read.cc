@@ -73,10 +73,8 @@ uint64_t hyperion::CountKeys(const Region& region) {
   // handout: hyperion::CountKeys -> #order-statistics-getnth
   uint64_t keys = 0;
   const uint8_t* buf = region.buf;
-  uint32_t pos = region.begin;
-  hyperion::PreorderDecoder decoder;
-  while (pos < region.end && buf[pos] != 0) {
-    const Node n = decoder.Decode(buf, pos);
+  for (hyperion::RegionCursor it(region); !it.done(); it.Next()) {
+    const Node& n = it.node();
     if (EndsKey(n.type)) ++keys;
     switch (n.child) {
       case ChildKind::kNone:
@@ -92,7 +90,6 @@ uint64_t hyperion::CountKeys(const Region& region) {
         ++keys;
         break;
     }
-    pos = n.end;
   }
   return keys;
   // handout: end
@@ -128,6 +125,8 @@ bool HyperionTrie::GetNth(uint64_t n, std::string* key,
 bool HyperionTrie::NthInRegion(const Region& region, uint64_t n,
                                std::string* key, std::string* value) const {
   // handout: HyperionTrie::NthInRegion -> #order-statistics-getnth
+  // By hand rather than by RegionCursor: the walk jumps ahead by the jump
+  // table, jump successors and T-node tables.
   const uint8_t* buf = region.buf;
   uint32_t pos = region.begin;
   hyperion::PreorderDecoder decoder;

@@ -45,6 +45,31 @@ inline uint8_t ReadKeyByte(const uint8_t** p, uint8_t prev) {
 
 }  // namespace
 
+// Spans have no default member initialisers: they would zero the whole
+// stack (20 KB) on every Scan, and each push writes all their fields.
+inline void HyperionTrie::ScanState::Enter(const uint8_t* p, const uint8_t* end,
+                                           uint32_t base, uint8_t prev_t,
+                                           uint8_t prev_s, const uint8_t* split,
+                                           uint32_t next_piece) {
+  Push(Span{p, end, base, prev_t, prev_s, split, next_piece});
+}
+
+// Member by member: a whole-struct copy has g++ assemble the walk's span
+// (held in registers) in a stack temporary with narrow stores and read it
+// back with 16-byte loads, which wait for the stores to retire instead of
+// being forwarded from them.
+inline void HyperionTrie::ScanState::Push(const Span& span) {
+  assert(depth < std::size(levels));
+  Span& top = levels[depth++];
+  top.p = span.p;
+  top.end = span.end;
+  top.base = span.base;
+  top.prev_t = span.prev_t;
+  top.prev_s = span.prev_s;
+  top.split = span.split;
+  top.next_piece = span.next_piece;
+}
+
 uint64_t HyperionTrie::Scan(std::string_view start, ScanVisitor visitor) const {
   uint64_t visited = 0;
   if (has_empty_key_ && start.empty()) {
@@ -77,14 +102,14 @@ void HyperionTrie::Walk(ScanState* state) const {
   char* const key = state->key;
   // The top level lives in these locals; the levels below it on the stack
   // hold where each resumes once the one above is done.
-  ScanState::Level level = state->levels[--state->depth];
+  ScanState::Span level = state->levels[--state->depth];
   for (;;) {
     const uint8_t* p = level.p;
     // A zero byte is the free tail; an embedded container ends at `end`.
     if (p >= level.end || *p == 0) {
       if (level.split != nullptr &&
           level.next_piece < hyperion::PieceCount(level.split)) {
-        level = PieceLevel(level.split, level.next_piece, level.base);
+        level = PieceSpan(level.split, level.next_piece, level.base);
         continue;
       }
       if (state->depth == 0) return;
@@ -133,7 +158,7 @@ void HyperionTrie::Walk(ScanState* state) const {
             static_cast<const uint8_t*>(mm_.Resolve(HyperionPointer::Load(p)));
         PrefetchNextChild(level.p, level.end);
         if (hyperion::IsSplit(c)) {
-          level = PieceLevel(c, 0, length);
+          level = PieceSpan(c, 0, length);
           break;
         }
         const Region below = hyperion::WholeContainer(c);
@@ -171,9 +196,13 @@ void HyperionTrie::Walk(ScanState* state) const {
   }
 }
 
-HyperionTrie::ScanState::Level HyperionTrie::PieceLevel(const uint8_t* split,
-                                                        uint32_t piece,
-                                                        uint32_t base) const {
+// Returned by value, not filled in through a pointer: the walk's current
+// span must not have its address taken, or it lives in memory, and copying
+// it to the stack then waits on stores that cannot be forwarded to the
+// wider loads of the copy.
+HyperionTrie::ScanState::Span HyperionTrie::PieceSpan(const uint8_t* split,
+                                                      uint32_t piece,
+                                                      uint32_t base) const {
   const Region nodes = hyperion::WholeContainer(static_cast<const uint8_t*>(
       mm_.Resolve(hyperion::PiecePointer(split, piece))));
   return {nodes.buf + nodes.begin,
@@ -203,6 +232,8 @@ void HyperionTrie::PrefetchNextChild(const uint8_t* p,
   }
 }
 
+// Out of line: inlined, g++ copies a longer suffix with a `rep movs`,
+// whose start-up cost is tens of cycles for a few bytes.
 void HyperionTrie::ScanState::Append(const uint8_t* bytes, size_t n) {
   if (n <= hyperion::kMaxShortCopy) {
     hyperion::CopyShort(key + length, bytes, n);

@@ -15,7 +15,6 @@
 
 namespace kvlab::stage5 {
 
-using hyperion::DecodeNode;
 using hyperion::Node;
 using hyperion::Region;
 
@@ -119,18 +118,15 @@ void HyperionTrie::SplitIfLarge(LevelPath* levels, size_t i) {
   const uint32_t middle = r.begin + (r.end - r.begin) / 2;
   Node cut;
   bool found = false;
-  uint8_t prev = 0;
-  for (uint32_t pos = r.begin; pos < r.end && c[pos] != 0;) {
-    const Node t = DecodeNode(c, pos, prev);
-    if (pos != r.begin) {
-      if (!found || Distance(pos, middle) < Distance(cut.pos, middle)) {
+  for (hyperion::RegionCursor it(r); !it.done(); it.NextT()) {
+    const Node& t = it.node();
+    if (t.pos != r.begin) {
+      if (!found || Distance(t.pos, middle) < Distance(cut.pos, middle)) {
         cut = t;
         found = true;
       }
-      if (pos >= middle) break;  // the ones after are farther
+      if (t.pos >= middle) break;  // the ones after are farther
     }
-    prev = t.key;
-    pos = hyperion::SkipTNode(c, t, r.end);
   }
   if (!found ||
       (dir != nullptr && hyperion::PieceCount(dir) >= hyperion::kMaxPieces)) {

@@ -30,7 +30,8 @@
 namespace kvlab::stage5::hyperion {
 
 inline constexpr uint32_t kSplitHeaderBytes = 8;
-inline constexpr uint32_t kSplitEntryBytes = 1 + HyperionPointer::kBytes + 5;
+inline constexpr uint32_t kSplitEntryBytes =
+    1 + HyperionPointer::kBytes + kCountBytes;
 inline constexpr uint32_t kMaxPieces = 128;
 
 inline bool IsSplit(const uint8_t* c) { return ContainerSize(c) == 0; }

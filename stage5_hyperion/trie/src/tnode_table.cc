@@ -81,12 +81,9 @@ std::string TNodeTableBuilder::Finish() const {
 
 std::string TNodeTableFor(const uint8_t* buf, uint32_t begin, uint32_t end) {
   TNodeTableBuilder table;
-  uint8_t prev = 0;
-  for (uint32_t pos = begin; pos < end;) {
-    const Node s = DecodeNode(buf, pos, prev);
-    table.Add(pos - begin, s.key, CountKeys(Region{buf, pos, s.end}));
-    prev = s.key;
-    pos = s.end;
+  for (RegionCursor it(Region{buf, begin, end}); !it.done(); it.Next()) {
+    const Node& s = it.node();
+    table.Add(s.pos - begin, s.key, CountKeys(Region{buf, s.pos, s.end}));
   }
   return table.Finish();
 }

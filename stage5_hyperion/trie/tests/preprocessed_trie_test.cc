@@ -14,11 +14,11 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "key_preprocessing.h"
 #include "kvlab/kv_store.h"
 #include "kvlab/registry.h"
 #include "kvlab/stage5/hyperion_store.h"
 #include "kvlab/stage5/stores.h"
+#include "preprocess/key_preprocessing.h"
 
 namespace kvlab::stage5 {
 namespace {

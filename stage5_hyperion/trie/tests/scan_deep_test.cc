@@ -14,7 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "hyperion_trie.h"
-#include "key_preprocessing.h"
+#include "preprocess/key_preprocessing.h"
 
 namespace kvlab::stage5 {
 namespace {

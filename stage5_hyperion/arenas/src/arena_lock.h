@@ -14,8 +14,8 @@
 //
 // Thread-safe. Not reentrant.
 
-#ifndef KVLAB_STAGE5_TRIE_SRC_ARENA_LOCK_H_
-#define KVLAB_STAGE5_TRIE_SRC_ARENA_LOCK_H_
+#ifndef KVLAB_STAGE5_ARENAS_SRC_ARENA_LOCK_H_
+#define KVLAB_STAGE5_ARENAS_SRC_ARENA_LOCK_H_
 
 #include <atomic>
 #include <mutex>
@@ -131,4 +131,4 @@ class WriteLock {
 
 }  // namespace kvlab::stage5
 
-#endif  // KVLAB_STAGE5_TRIE_SRC_ARENA_LOCK_H_
+#endif  // KVLAB_STAGE5_ARENAS_SRC_ARENA_LOCK_H_

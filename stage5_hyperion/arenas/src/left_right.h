@@ -23,8 +23,8 @@
 // Thread-safe: readers on any threads at once; Publish and hidden() from
 // one writer at a time.
 
-#ifndef KVLAB_STAGE5_TRIE_SRC_LEFT_RIGHT_H_
-#define KVLAB_STAGE5_TRIE_SRC_LEFT_RIGHT_H_
+#ifndef KVLAB_STAGE5_ARENAS_SRC_LEFT_RIGHT_H_
+#define KVLAB_STAGE5_ARENAS_SRC_LEFT_RIGHT_H_
 
 #include <atomic>
 #include <cstdint>
@@ -113,4 +113,4 @@ class LeftRight {
 
 }  // namespace kvlab::stage5
 
-#endif  // KVLAB_STAGE5_TRIE_SRC_LEFT_RIGHT_H_
+#endif  // KVLAB_STAGE5_ARENAS_SRC_LEFT_RIGHT_H_

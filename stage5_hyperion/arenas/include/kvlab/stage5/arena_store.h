@@ -74,12 +74,13 @@ struct ArenaOptions {
   // 1..256: the 256 first bytes are dealt round-robin onto this many
   // arenas.
   uint32_t arenas = 1;
-  // The lock of each arena (kvlab's src/arena_lock.h): kSpin, the paper's
-  // spin lock, taken exclusively by readers too; kRw, a reader-writer lock
+  // The lock of each arena: kSpin, the paper's spin lock, taken
+  // exclusively by readers too; kRw, a reader-writer lock
   // (std::shared_mutex); kMutex, std::mutex; kLeftRight, two copies of the
-  // arena kept by the left-right technique (src/left_right.h): readers
-  // never wait, writers (serialised by a std::mutex) change both copies,
-  // and the arena takes twice the memory.
+  // arena kept by the left-right technique (Ramalhete and Correia,
+  // "Left-Right: A Concurrency Control Technique with Wait-Free Population
+  // Oblivious Reads", 2015): readers never wait, writers (serialised by a
+  // std::mutex) change both copies, and the arena takes twice the memory.
   enum class Lock { kSpin, kRw, kMutex, kLeftRight };
   Lock lock = Lock::kSpin;
   // Which keys each arena holds (the file comment): kByte, by first byte;

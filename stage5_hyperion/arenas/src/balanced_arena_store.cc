@@ -40,9 +40,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "arena.h"
-#include "arena_export.h"
+#include "arena_store_base.h"
 #include "range_partition.h"
-#include "scan_batch.h"
 
 namespace kvlab::stage5 {
 namespace {
@@ -61,15 +60,14 @@ bool SameRange(const RoutingTable& a, const RoutingTable& b, size_t i) {
   return a.Low(i) == b.Low(i) && (i == last || a.splits()[i] == b.splits()[i]);
 }
 
-class BalancedArenaStore final : public HyperionArenaStore {
+class BalancedArenaStore final : public ArenaStoreBase {
  public:
   BalancedArenaStore(const HyperionOptions& options,
                      const ArenaOptions& arena_options)
-      : options_(options),
-        arena_count_(std::clamp<uint32_t>(arena_options.arenas, 1, 256)),
-        arenas_(MakeArenas(arena_count_, arena_options.lock, options)),
-        partition_(arena_count_),
-        counts_(arena_count_) {}
+      : ArenaStoreBase(options, arena_options),
+        options_(options),
+        partition_(arena_count()),
+        counts_(arena_count()) {}
 
   bool GetNth(uint64_t n, std::string* key, std::string* value) const override;
   bool DeleteNth(uint64_t n) override;
@@ -81,19 +79,12 @@ class BalancedArenaStore final : public HyperionArenaStore {
     }
     return size;
   }
-  std::string_view Name() const override { return "hyperion"; }
-  std::optional<size_t> MemoryUsage() const override;
-  bool IsThreadSafe() const override { return true; }
+  std::optional<size_t> MemoryUsage() const override {
+    return sizeof(*this) + ArenaBytes() +
+           counts_.capacity() * sizeof(ArenaCount);
+  }
   absl::Status CheckInvariants() const override;
-  absl::Status ExportStructure(const StructureOptions& options,
-                               StructureGraph* graph) const override {
-    return ExportArenas(arenas_, options, graph);
-  }
 
-  size_t arena_count() const override { return arena_count_; }
-  const HyperionStore& arena(size_t i) const override {
-    return arenas_[i]->UnlockedTrie();
-  }
   uint64_t repartitions() const override {
     return repartitions_.load(std::memory_order_relaxed);
   }
@@ -113,7 +104,7 @@ class BalancedArenaStore final : public HyperionArenaStore {
   // The arena holding the n-th key by the counts as read now under `t`,
   // and the rank there; false if n is past them all.
   bool FindArena(uint64_t n, size_t* arena, uint64_t* rest) const {
-    for (size_t a = 0; a < arena_count_; ++a) {
+    for (size_t a = 0; a < arena_count(); ++a) {
       const uint64_t c = counts_[a].keys.load(std::memory_order_relaxed);
       if (n < c) {
         *arena = a;
@@ -140,8 +131,6 @@ class BalancedArenaStore final : public HyperionArenaStore {
       const RoutingTable& t, const RoutingTable& next) const;
 
   const HyperionOptions options_;
-  const size_t arena_count_;
-  std::vector<std::unique_ptr<Arena>> arenas_;
   RangePartition partition_;
   mutable std::vector<ArenaCount> counts_;
   std::atomic<uint64_t> repartitions_{0};
@@ -162,9 +151,9 @@ auto BalancedArenaStore::Routed(std::string_view key, Fn&& fn,
         std::is_invocable_v<Fn, const HyperionStore&, size_t>;
     auto result = [&] {
       if constexpr (kReads) {
-        return arenas_[a]->Read(run);
+        return arena_at(a).Read(run);
       } else {
-        return arenas_[a]->Write(run);
+        return arena_at(a).Write(run);
       }
     }();
     if (result.has_value()) {
@@ -191,7 +180,7 @@ bool BalancedArenaStore::DeleteImpl(std::string_view key) {
 
 bool BalancedArenaStore::PutImpl(std::string_view key, std::string_view value) {
   struct Outcome {
-    absl::StatusOr<bool> replaced;
+    bool replaced;
     size_t arena;
     uint64_t keys;
   };
@@ -199,25 +188,19 @@ bool BalancedArenaStore::PutImpl(std::string_view key, std::string_view value) {
   const Outcome o = Routed(
       key,
       [&](HyperionStore& trie, size_t a) {
-        Outcome out{trie.Put(key, value), a, 0};
+        Outcome out{PutOrThrow(trie, key, value), a, 0};
         SetCount(a, trie);
         out.keys = trie.Size();
         return out;
       },
       &t);
-  if (!o.replaced.ok()) {
-    // The trie is as it was; the only failure a valid pair meets there is
-    // a failed allocation, which KVStore::Put reports.
-    if (absl::IsResourceExhausted(o.replaced.status())) throw std::bad_alloc();
-    throw WriteError(o.replaced.status());
-  }
-  if (!*o.replaced && o.keys > t->limit() && arena_count_ > 1 &&
+  if (!o.replaced && o.keys > t->limit() && arena_count() > 1 &&
       counts_[o.arena].over.fetch_add(1, std::memory_order_relaxed) %
-              arena_count_ ==
+              arena_count() ==
           0) {
     MaybeRepartition(t);
   }
-  return *o.replaced;
+  return o.replaced;
 }
 
 void BalancedArenaStore::MaybeRepartition(const RoutingTable* t) {
@@ -227,17 +210,16 @@ void BalancedArenaStore::MaybeRepartition(const RoutingTable* t) {
   try {
     // The old tries die after the holds (declared first): freeing them
     // delays no one.
-    std::vector<std::unique_ptr<HyperionStore>> old(arena_count_);
-    std::vector<std::optional<Arena::Hold>> holds(arena_count_);
+    std::vector<std::unique_ptr<HyperionStore>> old(arena_count());
+    std::vector<std::optional<Arena::Hold>> holds(arena_count());
     // In index order, as every thread that takes more than one lock: no
     // deadlock.
-    for (size_t i = 0; i < arena_count_; ++i)
-      holds[i].emplace(arenas_[i].get());
+    for (size_t i = 0; i < arena_count(); ++i) holds[i].emplace(&arena_at(i));
     if (partition_.current() != t) return;  // another thread was first
-    std::vector<uint64_t> counts(arena_count_);
+    std::vector<uint64_t> counts(arena_count());
     uint64_t size = 0;
-    for (size_t i = 0; i < arena_count_; ++i) {
-      counts[i] = arenas_[i]->UnlockedTrie().Size();
+    for (size_t i = 0; i < arena_count(); ++i) {
+      counts[i] = arena_at(i).UnlockedTrie().Size();
       size += counts[i];
     }
     if (size * 2 < t->size() * 3) return;
@@ -245,7 +227,7 @@ void BalancedArenaStore::MaybeRepartition(const RoutingTable* t) {
       size_t a = 0;
       while (rank >= counts[a]) rank -= counts[a++];
       std::string key;
-      const bool found = arenas_[a]->UnlockedTrie().GetNth(rank, &key, nullptr);
+      const bool found = arena_at(a).UnlockedTrie().GetNth(rank, &key, nullptr);
       assert(found);
       (void)found;
       return key;
@@ -255,10 +237,10 @@ void BalancedArenaStore::MaybeRepartition(const RoutingTable* t) {
     std::vector<std::unique_ptr<HyperionStore>> fresh = Rebuild(*t, *next);
     partition_.Reserve();
     // From here on nothing fails.
-    for (size_t i = 0; i < arena_count_; ++i) {
+    for (size_t i = 0; i < arena_count(); ++i) {
       if (fresh[i] != nullptr) {
-        old[i] = arenas_[i]->SwapTrie(*holds[i], std::move(fresh[i]));
-        SetCount(i, arenas_[i]->UnlockedTrie());
+        old[i] = arena_at(i).SwapTrie(*holds[i], std::move(fresh[i]));
+        SetCount(i, arena_at(i).UnlockedTrie());
       }
       counts_[i].over.store(0, std::memory_order_relaxed);
     }
@@ -272,16 +254,16 @@ void BalancedArenaStore::MaybeRepartition(const RoutingTable* t) {
 
 std::vector<std::unique_ptr<HyperionStore>> BalancedArenaStore::Rebuild(
     const RoutingTable& t, const RoutingTable& next) const {
-  std::vector<std::unique_ptr<HyperionStore>> fresh(arena_count_);
-  for (size_t i = 0; i < arena_count_; ++i) {
+  std::vector<std::unique_ptr<HyperionStore>> fresh(arena_count());
+  for (size_t i = 0; i < arena_count(); ++i) {
     if (SameRange(t, next, i)) continue;
     fresh[i] = NewHyperionStore(options_);
     absl::Status status;
     // The keys of the new range lie in a run of old arenas from the one of
     // its smallest key on.
-    for (size_t j = t.ArenaOf(next.Low(i)); j < arena_count_; ++j) {
+    for (size_t j = t.ArenaOf(next.Low(i)); j < arena_count(); ++j) {
       bool past = false;
-      arenas_[j]->UnlockedTrie().Scan(
+      arena_at(j).UnlockedTrie().Scan(
           next.Low(i), [&](std::string_view k, std::string_view v) {
             if (!next.Holds(i, k)) {
               past = true;
@@ -304,127 +286,73 @@ std::vector<std::unique_ptr<HyperionStore>> BalancedArenaStore::Rebuild(
 
 bool BalancedArenaStore::GetNth(uint64_t n, std::string* key,
                                 std::string* value) const {
-  enum Outcome { kFound, kMissing, kAgain };
-  for (;;) {
+  return RetryByRank([&] {
     const RoutingTable* t = partition_.current();
     size_t a;
     uint64_t rest;
-    if (!FindArena(n, &a, &rest)) return false;
-    const Outcome outcome = arenas_[a]->Read([&](const HyperionStore& trie) {
+    if (!FindArena(n, &a, &rest)) return RankTry::kPast;
+    return arena_at(a).Read([&](const HyperionStore& trie) {
       // A repartition since t, or a delete that shrank the arena since
       // FindArena read its count: look again.
-      if (partition_.current() != t || rest >= trie.Size()) return kAgain;
-      return trie.GetNth(rest, key, value) ? kFound : kMissing;
+      if (partition_.current() != t || rest >= trie.Size()) {
+        return RankTry::kAgain;
+      }
+      return trie.GetNth(rest, key, value) ? RankTry::kDone : RankTry::kMissing;
     });
-    if (outcome == kAgain) continue;
-    assert(outcome == kFound);
-    return outcome == kFound;
-  }
+  });
 }
 
 bool BalancedArenaStore::DeleteNth(uint64_t n) {
-  enum Outcome { kDeleted, kMissing, kAgain };
-  for (;;) {
+  return RetryByRank([&] {
     const RoutingTable* t = partition_.current();
     size_t a;
     uint64_t rest;
-    if (!FindArena(n, &a, &rest)) return false;
-    const Outcome outcome = arenas_[a]->Write([&](HyperionStore& trie) {
-      if (partition_.current() != t || rest >= trie.Size()) return kAgain;
+    if (!FindArena(n, &a, &rest)) return RankTry::kPast;
+    return arena_at(a).Write([&](HyperionStore& trie) {
+      if (partition_.current() != t || rest >= trie.Size()) {
+        return RankTry::kAgain;
+      }
       const bool deleted = trie.DeleteNth(rest);
       SetCount(a, trie);
-      return deleted ? kDeleted : kMissing;
+      return deleted ? RankTry::kDone : RankTry::kMissing;
     });
-    if (outcome == kAgain) continue;
-    assert(outcome == kDeleted);
-    return outcome == kDeleted;
-  }
+  });
 }
 
 uint64_t BalancedArenaStore::Scan(std::string_view start,
                                   ScanVisitor visitor) const {
-  uint64_t visited = 0;
-  ScanBatch batch;
-  std::string bound(start);
-  bool after = false;  // skip `bound` itself: visited already
+  BatchedScan scan(start, visitor);
   enum Outcome { kMore, kDone, kAgain };
   for (;;) {
     const RoutingTable* t = partition_.current();
-    size_t a = t->ArenaOf(bound);
+    size_t a = t->ArenaOf(scan.bound());
     Outcome outcome = kDone;
-    while (a < arena_count_) {
-      batch.Clear();
-      outcome = arenas_[a]->Read([&](const HyperionStore& trie) {
+    while (a < arena_count()) {
+      outcome = arena_at(a).Read([&](const HyperionStore& trie) {
         if (partition_.current() != t) return kAgain;
-        bool more = false;
-        trie.Scan(bound, [&](std::string_view k, std::string_view v) {
-          if (after && k == bound) return true;
-          batch.Add(k, v);
-          more = batch.size() == kScanBatch;
-          return !more;
-        });
-        return more ? kMore : kDone;
+        return scan.Fill(trie, [](std::string_view) { return true; }) ? kMore
+                                                                      : kDone;
       });
-      // Keys from `bound` on are still to come, under whatever table is
+      // Keys from the bound on are still to come, under whatever table is
       // current by then.
       if (outcome == kAgain) break;
-      for (size_t i = 0; i < batch.size(); ++i) {
-        ++visited;
-        if (!visitor(batch.key(i), batch.value(i))) return visited;
-      }
-      if (outcome == kMore) {
-        // Resume at the last key visited, not past it: its successor in
-        // key order would be one byte longer, past the longest key a trie
-        // takes.
-        bound.assign(batch.key(batch.size() - 1));
-        after = true;
-      } else if (++a < arena_count_) {
-        bound.assign(t->Low(a));
-        after = false;
-      }
+      if (!scan.Visit()) return scan.visited();
+      if (outcome == kDone && ++a < arena_count()) scan.MoveTo(t->Low(a));
     }
-    if (outcome != kAgain) return visited;
+    if (outcome != kAgain) return scan.visited();
   }
-}
-
-std::optional<size_t> BalancedArenaStore::MemoryUsage() const {
-  size_t bytes = sizeof(*this) + arenas_.capacity() * sizeof(arenas_[0]) +
-                 counts_.capacity() * sizeof(ArenaCount);
-  for (const auto& a : arenas_) {
-    bytes += sizeof(Arena) + a->Read([](const HyperionStore& trie) {
-      return trie.MemoryUsage().value_or(0);
-    });
-  }
-  return bytes;
 }
 
 absl::Status BalancedArenaStore::CheckInvariants() const {
-  for (size_t i = 0; i < arena_count_; ++i) {
-    absl::Status status = arenas_[i]->Read([&](const HyperionStore& trie) {
-      absl::Status s = trie.CheckInvariants();
-      if (!s.ok()) {
-        return absl::InternalError(
-            absl::StrCat("arena ", i, ": ", s.message()));
-      }
+  for (size_t i = 0; i < arena_count(); ++i) {
+    absl::Status status = arena_at(i).Read([&](const HyperionStore& trie) {
       // The table current under this lock is the one the arena matches.
       const RoutingTable* t = partition_.current();
       uint64_t seen = 0;
-      std::string misplaced;
-      bool found = false;
-      trie.Scan("", [&](std::string_view k, std::string_view) {
-        if (!t->Holds(i, k)) {
-          misplaced = k;
-          found = true;
-          return false;
-        }
-        ++seen;
-        return true;
-      });
-      if (found) {
-        return absl::InternalError(absl::StrCat(
-            "arena ", i, " holds key \"", PrintablePrefix(misplaced, 32),
-            "\" of arena ", t->ArenaOf(misplaced)));
-      }
+      absl::Status keys = CheckArenaKeys(
+          i, trie, [t](std::string_view k) { return t->ArenaOf(k); },
+          [&](std::string_view) { ++seen; });
+      if (!keys.ok()) return keys;
       const uint64_t counted = counts_[i].keys.load(std::memory_order_relaxed);
       if (seen != trie.Size() || seen != counted) {
         return absl::InternalError(

@@ -4,8 +4,8 @@
 //
 // Not thread-safe: one batch belongs to one Scan.
 
-#ifndef KVLAB_STAGE5_TRIE_SRC_SCAN_BATCH_H_
-#define KVLAB_STAGE5_TRIE_SRC_SCAN_BATCH_H_
+#ifndef KVLAB_STAGE5_ARENAS_SRC_SCAN_BATCH_H_
+#define KVLAB_STAGE5_ARENAS_SRC_SCAN_BATCH_H_
 
 #include <cstddef>
 #include <string>
@@ -43,4 +43,4 @@ class ScanBatch {
 
 }  // namespace kvlab::stage5
 
-#endif  // KVLAB_STAGE5_TRIE_SRC_SCAN_BATCH_H_
+#endif  // KVLAB_STAGE5_ARENAS_SRC_SCAN_BATCH_H_

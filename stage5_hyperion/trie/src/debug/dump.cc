@@ -6,7 +6,7 @@
 //     0006  16 74            S 't' leaf, key explicit
 //     0008  22               T 'e' leaf, delta 4
 
-#include "dump.h"
+#include "debug/dump.h"
 
 #include <cctype>
 
@@ -19,7 +19,6 @@
 namespace kvlab::stage5 {
 
 using hyperion::ChildKind;
-using hyperion::DecodeNode;
 using hyperion::DumpRegion;
 using hyperion::Node;
 using hyperion::NodeType;
@@ -75,94 +74,118 @@ const char* TypeText(NodeType type) {
 
 }  // namespace
 
+namespace {
+
+std::string JumpTableRowText(const hyperion::JumpTableEntry& e) {
+  if (e.offset == 0) return "jump table: unused";
+  return absl::StrFormat(
+      "jump table: T '%s' at %04x, %d keys before",
+      Printable(std::string_view(reinterpret_cast<const char*>(&e.key), 1)),
+      e.offset, e.keys_before);
+}
+
+// Used entries only, by index: [i] 'key' +offset from the first child, and
+// the keys before it.
+std::string TNodeTableText(const uint8_t* table) {
+  std::string text = ", table";
+  const char* sep = " ";
+  for (uint32_t e = 0; e < hyperion::kTNodeTableEntries; ++e) {
+    const hyperion::TNodeTableEntry entry =
+        hyperion::LoadTNodeTableEntry(table, e);
+    if (!entry.used()) continue;
+    absl::StrAppend(&text, sep, "[", e, "] '",
+                    Printable(std::string_view(
+                        reinterpret_cast<const char*>(&entry.key), 1)),
+                    "' +", entry.offset, " after ", entry.keys_before);
+    sep = ", ";
+  }
+  return text;
+}
+
+std::string ChildText(const uint8_t* buf, const Node& n) {
+  switch (n.child) {
+    case ChildKind::kNone:
+      return "";
+    case ChildKind::kPointer:
+      return absl::StrFormat(
+          ", -> container %#x (%d keys)",
+          HyperionPointer::Load(buf + n.child_pos).raw(),
+          hyperion::LoadCount(buf + n.child_pos + HyperionPointer::kBytes));
+    case ChildKind::kEmbedded:
+      return absl::StrCat(", embedded container of ", buf[n.child_pos],
+                          " bytes:");
+    case ChildKind::kSuffix: {
+      const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, n.child_pos);
+      std::string text = absl::StrCat(", suffix '", Printable(sx.bytes), "'");
+      if (sx.has_value) {
+        absl::StrAppend(&text, " ", ValueText(buf + sx.value_pos));
+      }
+      return text;
+    }
+  }
+  return "";
+}
+
+std::string NodeText(const uint8_t* buf, const Node& n) {
+  std::string text = absl::StrCat(
+      n.s ? "  S '" : "T '",
+      Printable(std::string_view(reinterpret_cast<const char*>(&n.key), 1)),
+      "' ", TypeText(n.type), ", ",
+      hyperion::DeltaOf(n.header)
+          ? absl::StrCat("delta ", hyperion::DeltaOf(n.header))
+          : std::string("key explicit"));
+  if (hyperion::HasJumpSuccessor(n.header)) {
+    absl::StrAppend(&text, ", jump +", hyperion::LoadJump(buf + n.jump_pos),
+                    " over ", hyperion::LoadJumpKeys(buf + n.jump_pos),
+                    " keys");
+  }
+  if (hyperion::HasTNodeTable(n.header)) {
+    text += TNodeTableText(buf + n.table_pos);
+  }
+  if (hyperion::IsBareLeaf(n.header)) {
+    absl::StrAppend(&text, ", bare value '",
+                    Printable(hyperion::BareValue(buf + n.value_pos)), "'");
+  } else if (n.type == NodeType::kLeafValue) {
+    absl::StrAppend(&text, ", ", ValueText(buf + n.value_pos));
+  }
+  return text + ChildText(buf, n);
+}
+
+}  // namespace
+
+std::vector<hyperion::DumpRow> hyperion::RegionRows(const Region& region) {
+  const uint8_t* buf = region.buf;
+  std::vector<DumpRow> rows;
+  for (uint32_t i = 0; i < region.table_entries; ++i) {
+    const uint32_t at = kHeaderBytes + i * kJumpTableEntryBytes;
+    rows.push_back({at, Hex(buf + at, kJumpTableEntryBytes),
+                    JumpTableRowText(LoadJumpTableEntry(buf, i)),
+                    std::nullopt});
+  }
+  for (RegionCursor it(region); !it.done(); it.Next()) {
+    const Node& n = it.node();
+    // An embedded container's own bytes are its rows, not its S-node's.
+    const uint32_t shown = n.child == ChildKind::kEmbedded
+                               ? n.child_pos + 1 - n.pos
+                               : n.end - n.pos;
+    rows.push_back({n.pos, Hex(buf + n.pos, shown), NodeText(buf, n), n});
+  }
+  return rows;
+}
+
 void hyperion::DumpRegion(const Region& region, int indent, std::string* out,
                           std::vector<HyperionPointer>* children) {
-  const uint8_t* buf = region.buf;
-  for (uint32_t i = 0; i < region.table_entries; ++i) {
-    const uint32_t at =
-        hyperion::kHeaderBytes + i * hyperion::kJumpTableEntryBytes;
-    const hyperion::JumpTableEntry e = hyperion::LoadJumpTableEntry(buf, i);
-    const std::string text =
-        e.offset == 0
-            ? std::string("jump table: unused")
-            : absl::StrFormat("jump table: T '%s' at %04x, %d keys before",
-                              Printable(std::string_view(
-                                  reinterpret_cast<const char*>(&e.key), 1)),
-                              e.offset, e.keys_before);
-    absl::StrAppendFormat(out, "%*s%04x  %-38s %s\n", indent, "", at,
-                          Hex(buf + at, hyperion::kJumpTableEntryBytes), text);
-  }
-  uint32_t pos = region.begin;
-  hyperion::PreorderDecoder decoder;
-  while (pos < region.end && buf[pos] != 0) {
-    const Node n = decoder.Decode(buf, pos);
-    const uint32_t shown =
-        n.child == ChildKind::kEmbedded ? n.child_pos + 1 - pos : n.end - pos;
-    std::string text = absl::StrCat(
-        n.s ? "  S '" : "T '",
-        Printable(std::string_view(reinterpret_cast<const char*>(&n.key), 1)),
-        "' ", TypeText(n.type), ", ",
-        hyperion::DeltaOf(n.header)
-            ? absl::StrCat("delta ", hyperion::DeltaOf(n.header))
-            : std::string("key explicit"));
-    if (hyperion::HasJumpSuccessor(n.header)) {
-      absl::StrAppend(&text, ", jump +", hyperion::LoadJump(buf + n.jump_pos),
-                      " over ", hyperion::LoadJumpKeys(buf + n.jump_pos),
-                      " keys");
-    }
-    if (hyperion::HasTNodeTable(n.header)) {
-      // Used entries only, by index: [i] 'key' +offset from the first
-      // child, and the keys before it.
-      absl::StrAppend(&text, ", table");
-      const char* sep = " ";
-      for (uint32_t e = 0; e < hyperion::kTNodeTableEntries; ++e) {
-        const hyperion::TNodeTableEntry entry =
-            hyperion::LoadTNodeTableEntry(buf + n.table_pos, e);
-        if (!entry.used()) continue;
-        absl::StrAppend(&text, sep, "[", e, "] '",
-                        Printable(std::string_view(
-                            reinterpret_cast<const char*>(&entry.key), 1)),
-                        "' +", entry.offset, " after ", entry.keys_before);
-        sep = ", ";
-      }
-    }
-    if (hyperion::IsBareLeaf(n.header)) {
-      absl::StrAppend(&text, ", bare value '",
-                      Printable(hyperion::BareValue(buf + n.value_pos)), "'");
-    } else if (n.type == NodeType::kLeafValue) {
-      absl::StrAppend(&text, ", ", ValueText(buf + n.value_pos));
-    }
-    switch (n.child) {
-      case ChildKind::kNone:
-        break;
-      case ChildKind::kPointer: {
-        const HyperionPointer hp = HyperionPointer::Load(buf + n.child_pos);
-        absl::StrAppendFormat(
-            &text, ", -> container %#x (%d keys)", hp.raw(),
-            hyperion::LoadCount(buf + n.child_pos + HyperionPointer::kBytes));
-        children->push_back(hp);
-        break;
-      }
-      case ChildKind::kEmbedded:
-        absl::StrAppend(&text, ", embedded container of ", buf[n.child_pos],
-                        " bytes:");
-        break;
-      case ChildKind::kSuffix: {
-        const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, n.child_pos);
-        absl::StrAppend(&text, ", suffix '", Printable(sx.bytes), "'");
-        if (sx.has_value) {
-          absl::StrAppend(&text, " ", ValueText(buf + sx.value_pos));
-        }
-        break;
-      }
-    }
-    absl::StrAppendFormat(out, "%*s%04x  %-38s %s\n", indent, "", pos,
-                          Hex(buf + pos, shown), text);
-    if (n.child == ChildKind::kEmbedded) {
-      DumpRegion(hyperion::EmbeddedRegion(buf, n.child_pos), indent + 4, out,
+  for (const DumpRow& row : RegionRows(region)) {
+    absl::StrAppendFormat(out, "%*s%04x  %-38s %s\n", indent, "", row.pos,
+                          row.bytes, row.text);
+    if (!row.node.has_value()) continue;
+    const Node& n = *row.node;
+    if (n.child == ChildKind::kPointer) {
+      children->push_back(HyperionPointer::Load(region.buf + n.child_pos));
+    } else if (n.child == ChildKind::kEmbedded) {
+      DumpRegion(EmbeddedRegion(region.buf, n.child_pos), indent + 4, out,
                  children);
     }
-    pos = n.end;
   }
 }
 

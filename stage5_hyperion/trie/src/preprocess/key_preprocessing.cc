@@ -1,4 +1,4 @@
-#include "key_preprocessing.h"
+#include "preprocess/key_preprocessing.h"
 
 #include <cstring>
 #include <utility>

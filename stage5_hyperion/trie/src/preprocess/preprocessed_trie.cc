@@ -1,11 +1,10 @@
-#include "preprocessed_trie.h"
+#include "preprocess/preprocessed_trie.h"
 
 #include <cassert>
 #include <cstddef>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "key_preprocessing.h"
 #include "kvlab/structure.h"
 
 namespace kvlab::stage5 {

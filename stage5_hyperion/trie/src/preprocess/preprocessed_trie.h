@@ -15,8 +15,8 @@
 //
 // Not thread-safe, like the trie.
 
-#ifndef KVLAB_STAGE5_PREPROCESSED_TRIE_H_
-#define KVLAB_STAGE5_PREPROCESSED_TRIE_H_
+#ifndef KVLAB_STAGE5_TRIE_SRC_PREPROCESS_PREPROCESSED_TRIE_H_
+#define KVLAB_STAGE5_TRIE_SRC_PREPROCESS_PREPROCESSED_TRIE_H_
 
 #include <cstdint>
 #include <optional>
@@ -26,8 +26,12 @@
 #include "absl/status/status.h"
 #include "hyperion_trie.h"
 #include "kvlab/stage5/hyperion_store.h"
+#include "preprocess/key_preprocessing.h"
 
 namespace kvlab::stage5 {
+
+static_assert(PreprocessedSize(kMaxKeySize) <= kMaxStoredKeySize,
+              "the trie must hold every transformed key");
 
 class PreprocessedTrie final : public HyperionStore {
  public:
@@ -70,4 +74,4 @@ class PreprocessedTrie final : public HyperionStore {
 
 }  // namespace kvlab::stage5
 
-#endif  // KVLAB_STAGE5_PREPROCESSED_TRIE_H_
+#endif  // KVLAB_STAGE5_TRIE_SRC_PREPROCESS_PREPROCESSED_TRIE_H_

@@ -1,5 +1,5 @@
-#ifndef KVLAB_STAGE5_KEY_PREPROCESSING_H_
-#define KVLAB_STAGE5_KEY_PREPROCESSING_H_
+#ifndef KVLAB_STAGE5_TRIE_SRC_PREPROCESS_KEY_PREPROCESSING_H_
+#define KVLAB_STAGE5_TRIE_SRC_PREPROCESS_KEY_PREPROCESSING_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -36,11 +36,6 @@ constexpr size_t PreprocessedSize(size_t key_size) {
   return key_size <= 1 ? key_size : key_size + 1;
 }
 
-// The longest key the trie stores: a caller's longest key, transformed.
-// The trie itself is the same for every key length; only the buffers that
-// hold a whole key (the scan's) are sized by it.
-inline constexpr size_t kMaxStoredKeySize = PreprocessedSize(kMaxKeySize);
-
 // Writes the transform of `key` to out[0, PreprocessedSize(key.size())).
 void PreprocessKey(std::string_view key, uint8_t* out);
 std::string PreprocessKey(std::string_view key);
@@ -55,4 +50,4 @@ bool RestoreKey(std::string_view transformed, std::string* key);
 
 }  // namespace kvlab::stage5
 
-#endif  // KVLAB_STAGE5_KEY_PREPROCESSING_H_
+#endif  // KVLAB_STAGE5_TRIE_SRC_PREPROCESS_KEY_PREPROCESSING_H_

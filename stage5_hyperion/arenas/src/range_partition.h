@@ -6,8 +6,8 @@
 // ever published, so that a thread still reading an old table never reads
 // freed memory; ChooseSplits picks new splits from the stored keys.
 
-#ifndef KVLAB_STAGE5_TRIE_SRC_RANGE_PARTITION_H_
-#define KVLAB_STAGE5_TRIE_SRC_RANGE_PARTITION_H_
+#ifndef KVLAB_STAGE5_ARENAS_SRC_RANGE_PARTITION_H_
+#define KVLAB_STAGE5_ARENAS_SRC_RANGE_PARTITION_H_
 
 #include <atomic>
 #include <cstddef>
@@ -104,4 +104,4 @@ std::vector<std::string> ChooseSplits(
 
 }  // namespace kvlab::stage5
 
-#endif  // KVLAB_STAGE5_TRIE_SRC_RANGE_PARTITION_H_
+#endif  // KVLAB_STAGE5_ARENAS_SRC_RANGE_PARTITION_H_

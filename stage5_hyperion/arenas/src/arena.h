@@ -12,8 +12,8 @@
 //
 // Thread-safe: every method may be called from any thread at once.
 
-#ifndef KVLAB_STAGE5_TRIE_SRC_ARENA_H_
-#define KVLAB_STAGE5_TRIE_SRC_ARENA_H_
+#ifndef KVLAB_STAGE5_ARENAS_SRC_ARENA_H_
+#define KVLAB_STAGE5_ARENAS_SRC_ARENA_H_
 
 #include <array>
 #include <atomic>
@@ -38,6 +38,20 @@
 #include "left_right.h"
 
 namespace kvlab::stage5 {
+
+// Puts the pair into `trie` and returns whether it replaced one; throws
+// std::bad_alloc if memory ran out (the only failure a pair the arena store
+// already checked meets in a trie), WriteError for any other, the trie as
+// it was either way.
+inline bool PutOrThrow(HyperionStore& trie, std::string_view key,
+                       std::string_view value) {
+  const absl::StatusOr<bool> replaced = trie.Put(key, value);
+  if (!replaced.ok()) {
+    if (absl::IsResourceExhausted(replaced.status())) throw std::bad_alloc();
+    throw WriteError(replaced.status());
+  }
+  return *replaced;
+}
 
 // The number of keys in each slot of one copy of an arena: slot 0 counts
 // the empty key, slot 1 + b the keys of first byte b (slots in key order).
@@ -256,12 +270,7 @@ class alignas(64) Arena {
     if (!pending_) return;
     const Copy& visible = *copies_[left_right_.visible()];
     if (visible.trie->Get(pending_key_, &pending_value_)) {
-      const absl::StatusOr<bool> put =
-          hidden->trie->Put(pending_key_, pending_value_);
-      if (!put.ok()) {
-        if (absl::IsResourceExhausted(put.status())) throw std::bad_alloc();
-        throw WriteError(put.status());
-      }
+      PutOrThrow(*hidden->trie, pending_key_, pending_value_);
     } else {
       hidden->trie->Delete(pending_key_);
     }
@@ -295,4 +304,4 @@ inline std::vector<std::unique_ptr<Arena>> MakeArenas(
 
 }  // namespace kvlab::stage5
 
-#endif  // KVLAB_STAGE5_TRIE_SRC_ARENA_H_
+#endif  // KVLAB_STAGE5_ARENAS_SRC_ARENA_H_

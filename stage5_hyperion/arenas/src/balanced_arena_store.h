@@ -1,8 +1,8 @@
 // The arena store with partition=balanced (kvlab/stage5/arena_store.h
 // states the contract; docs/stage5_hyperion.md, "Skew", the design).
 
-#ifndef KVLAB_STAGE5_TRIE_SRC_BALANCED_ARENA_STORE_H_
-#define KVLAB_STAGE5_TRIE_SRC_BALANCED_ARENA_STORE_H_
+#ifndef KVLAB_STAGE5_ARENAS_SRC_BALANCED_ARENA_STORE_H_
+#define KVLAB_STAGE5_ARENAS_SRC_BALANCED_ARENA_STORE_H_
 
 #include <memory>
 
@@ -18,4 +18,4 @@ std::unique_ptr<HyperionArenaStore> NewBalancedArenaStore(
 
 }  // namespace kvlab::stage5
 
-#endif  // KVLAB_STAGE5_TRIE_SRC_BALANCED_ARENA_STORE_H_
+#endif  // KVLAB_STAGE5_ARENAS_SRC_BALANCED_ARENA_STORE_H_

@@ -104,7 +104,7 @@ TEST(LeftRight, ReadersNeverSeeACopyBeingWritten) {
   EXPECT_EQ(failures.load(), 0);
 }
 
-// Slot of keys starting with 'k' (arena_store.cc: 1 + first byte).
+// Slot of keys starting with 'k' (byte_arena_store.cc: 1 + first byte).
 constexpr size_t kSlotK = 1 + 'k';
 
 // A write of "k" = `value` for Arena::Write.
