@@ -9,7 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "durable/checkpoint.h"
-#include "durable/file.h"
+#include "kvlab/durable/file.h"
 #include "durable/log_format.h"
 #include "durable/log_reader.h"
 #include "durable/log_ring.h"

@@ -1,4 +1,4 @@
-#include "durable/file.h"
+#include "kvlab/durable/file.h"
 
 #include <dirent.h>
 #include <fcntl.h>

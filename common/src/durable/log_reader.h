@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "durable/file.h"
+#include "kvlab/durable/file.h"
 
 namespace kvlab::durable {
 

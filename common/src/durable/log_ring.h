@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "durable/file.h"
+#include "kvlab/durable/file.h"
 
 namespace kvlab::durable {
 

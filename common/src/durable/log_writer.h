@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
-#include "durable/file.h"
+#include "kvlab/durable/file.h"
 
 namespace kvlab::durable {
 

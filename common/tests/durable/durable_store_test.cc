@@ -15,9 +15,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "durable/log_format.h"
-#include "fault_env.h"
 #include "gtest/gtest.h"
 #include "kvlab/std_map_store.h"
+#include "kvlab/testing/fault_env.h"
 #include "kvlab/testing/temp_dir.h"
 
 namespace kvlab {

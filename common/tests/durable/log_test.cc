@@ -8,8 +8,8 @@
 #include "durable/log_reader.h"
 #include "durable/log_writer.h"
 #include "durable/record.h"
-#include "fault_env.h"
 #include "gtest/gtest.h"
+#include "kvlab/testing/fault_env.h"
 
 namespace kvlab::durable {
 namespace {

@@ -7,8 +7,8 @@
 // depends on the CrashMode. Files and names are shared with the store under
 // test, which must be destroyed before Crash().
 
-#ifndef KVLAB_TESTS_DURABLE_FAULT_ENV_H_
-#define KVLAB_TESTS_DURABLE_FAULT_ENV_H_
+#ifndef KVLAB_TESTING_FAULT_ENV_H_
+#define KVLAB_TESTING_FAULT_ENV_H_
 
 #include <cstdint>
 #include <map>
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "durable/file.h"
+#include "kvlab/durable/file.h"
 
 namespace kvlab::durable::testing {
 
@@ -75,4 +75,4 @@ class FaultEnv final : public Env {
 
 }  // namespace kvlab::durable::testing
 
-#endif  // KVLAB_TESTS_DURABLE_FAULT_ENV_H_
+#endif  // KVLAB_TESTING_FAULT_ENV_H_

@@ -1,6 +1,7 @@
-// The file system as the durable layer sees it: a few calls, each returning a
-// status, so that a test can put a file system that fails on command (or
-// forgets what was not synced) underneath the log and the checkpoints.
+// The file system as kvlab's on-disk stores see it: a few calls, each
+// returning a status, so that a test can put a file system that fails on
+// command (or forgets what was not synced; kvlab/testing/fault_env.h)
+// underneath a store's log, checkpoints or pages.
 //
 // The promises are those of POSIX on Linux: data written to a File survives
 // a crash of the machine only once Sync() returned OK; a new name, a rename

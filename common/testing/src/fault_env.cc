@@ -1,4 +1,4 @@
-#include "fault_env.h"
+#include "kvlab/testing/fault_env.h"
 
 #include <random>
 
