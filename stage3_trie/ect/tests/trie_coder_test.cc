@@ -92,6 +92,28 @@ TEST(TrieCoderTest, WorkedExampleBits) {
   }
 }
 
+// The same four keys with the Huffman tables (docs/stage3_ect.md): n = 4's
+// four symbols all get 2 bits (weights 2, 4, 6, 4), n = 3's are 10, 11, 0
+// for symbols 0, 1, 2, n = 2's are 0 and 1. Root 3 of 4: "11"; 1 of 3:
+// "11"; one-sided 2: "0"; 1 of 2: "1".
+TEST(TrieCoderTest, WorkedExampleHuffmanBits) {
+  auto tables = HuffmanTables::Build(64);
+  ASSERT_TRUE(tables.ok());
+  EXPECT_EQ(tables->Code(3, 2), 0b0u);
+  EXPECT_EQ(tables->Code(3, 0), 0b10u);
+  EXPECT_EQ(tables->Code(3, 1), 0b11u);
+  for (int s = 0; s < 4; ++s) EXPECT_EQ(tables->CodeLength(4, s), 2);
+  const std::vector<uint64_t> keys = {0x1ULL << 60, 0x4ULL << 60, 0x5ULL << 60,
+                                      0xcULL << 60};
+  BitWriter w;
+  EncodeTrie(*tables, keys, 0, &w);
+  EXPECT_EQ(BitString(w),
+            "11"
+            "11"
+            "0"
+            "1");
+}
+
 TEST(TrieCoderTest, EmptyAndSingleKeyBucketsAreJustTheirCount) {
   auto tables = HuffmanTables::Build(64);
   ASSERT_TRUE(tables.ok());
