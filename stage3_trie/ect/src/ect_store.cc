@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <new>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -93,7 +94,9 @@ absl::StatusOr<std::unique_ptr<DurableStore>> EctStore::OpenBuffer(
   d.env = env_;
   // Each merge opens two fresh logs, whose files are written full of zeros
   // up front: size them to the buffer (about 128 bytes an entry over two
-  // files), from 64 KiB to 32 MiB, in the 32 KiB units the ring needs.
+  // files), from 64 KiB to 32 MiB, in the 32 KiB units the ring needs. A
+  // buffer whose log outgrows the ring is checkpointed whole each time the
+  // ring wraps, which makes merge_pairs in the millions slow to fill.
   const uint64_t want = std::clamp<uint64_t>(
       options_.merge_pairs * 64, uint64_t{64} << 10, uint64_t{32} << 20);
   d.log_files = 3;
@@ -321,7 +324,13 @@ uint64_t EctStore::Size() const {
 void EctStore::MaybeMergeLocked() {
   const uint64_t entries = puts_->Size() + tombs_->Size();
   if (entries < merge_at_) return;
-  last_merge_ = MergeLocked();
+  // The write that started the merge is already durable and applied, so a
+  // failed merge, out of memory included, is reported, not thrown.
+  try {
+    last_merge_ = MergeLocked();
+  } catch (const std::bad_alloc&) {
+    last_merge_ = absl::ResourceExhaustedError("ect: out of memory merging");
+  }
   // After a failure, wait for as many new entries again before retrying.
   merge_at_ =
       last_merge_.ok() ? options_.merge_pairs : entries + options_.merge_pairs;
@@ -329,7 +338,11 @@ void EctStore::MaybeMergeLocked() {
 
 absl::Status EctStore::Merge() {
   std::unique_lock lock(mutex_);
-  last_merge_ = MergeLocked();
+  try {
+    last_merge_ = MergeLocked();
+  } catch (const std::bad_alloc&) {
+    last_merge_ = absl::ResourceExhaustedError("ect: out of memory merging");
+  }
   return last_merge_;
 }
 
@@ -359,6 +372,9 @@ absl::Status EctStore::MergeLocked() {
   const uint64_t next = generation_ + 1;
   const std::string data_path = Path(DataName(next));
   const uint64_t expected = file_pairs_ + new_keys_;
+  // A file of this name is the leftover of a merge that failed by an
+  // exception; Open does not truncate, so it goes first.
+  env_->Remove(data_path).IgnoreError();
   absl::StatusOr<std::unique_ptr<DataFileWriter>> writer =
       DataFileWriter::Create(env_, data_path,
                              BucketBitsFor(expected, options_.bucket_size),
