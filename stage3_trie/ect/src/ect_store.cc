@@ -1,0 +1,591 @@
+#include "kvlab/ect/ect_store.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <new>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
+#include "kvlab/ect/data_file.h"
+#include "kvlab/ect/hash_key.h"
+#include "kvlab/ect/slot_format.h"
+
+namespace kvlab::ect {
+namespace {
+
+std::string DataName(uint64_t generation) {
+  return absl::StrCat("data-", generation);
+}
+std::string PutsName(uint64_t generation) {
+  return absl::StrCat("puts-", generation % 2);
+}
+std::string TombsName(uint64_t generation) {
+  return absl::StrCat("tombs-", generation % 2);
+}
+
+// One buffered write, sorted by (hashkey, key) for the merge.
+struct BufferEntry {
+  uint64_t hashkey;
+  std::string key;
+  std::string value;
+  bool tombstone;
+};
+
+}  // namespace
+
+EctStore::EctStore(const EctOptions& options, BufferFactory make_buffer)
+    : options_(options),
+      env_(options.env != nullptr ? options.env : durable::DefaultEnv()),
+      make_buffer_(std::move(make_buffer)) {}
+
+EctStore::~EctStore() {
+  if (!options_.remove_dir_on_close) return;
+  // Close every file before removing the directory they are in.
+  puts_.reset();
+  tombs_.reset();
+  data_.reset();
+  lock_.reset();
+  std::error_code ignored;
+  std::filesystem::remove_all(options_.dir, ignored);
+}
+
+std::string EctStore::Path(const std::string& name) const {
+  return options_.dir + "/" + name;
+}
+
+absl::StatusOr<std::unique_ptr<EctStore>> EctStore::Open(
+    const EctOptions& options, BufferFactory make_buffer) {
+  if (options.dir.empty()) {
+    return absl::InvalidArgumentError("ect: no directory given (dir=...)");
+  }
+  if (options.bucket_size < 1 || options.merge_pairs < 1) {
+    return absl::InvalidArgumentError(
+        "ect: bucket_size and merge_pairs must be at least 1");
+  }
+  absl::StatusOr<HuffmanTables> tables = HuffmanTables::Build(options.hmax);
+  if (!tables.ok()) return tables.status();
+  std::unique_ptr<EctStore> store(
+      new EctStore(options, std::move(make_buffer)));
+  store->tables_ = std::make_shared<const HuffmanTables>(*std::move(tables));
+  if (absl::Status s = store->env_->CreateDir(options.dir); !s.ok()) return s;
+  if (store->env_ == durable::DefaultEnv()) {
+    // An in-memory test file system has no real directory to lock.
+    absl::StatusOr<std::unique_ptr<durable::DirectoryLock>> lock =
+        durable::DirectoryLock::Acquire(options.dir);
+    if (!lock.ok()) return lock.status();
+    store->lock_ = *std::move(lock);
+  }
+  if (absl::Status s = store->Recover(); !s.ok()) return s;
+  return store;
+}
+
+absl::StatusOr<std::unique_ptr<DurableStore>> EctStore::OpenBuffer(
+    const std::string& name) {
+  absl::StatusOr<std::unique_ptr<KVStore>> inner = make_buffer_();
+  if (!inner.ok()) return inner.status();
+  DurabilityOptions d;
+  d.sync = options_.sync;
+  d.env = env_;
+  // Each merge opens two fresh logs, whose files are written full of zeros
+  // up front: size them to the buffer (about 128 bytes an entry over two
+  // files), from 64 KiB to 32 MiB, in the 32 KiB units the ring needs. A
+  // buffer whose log outgrows the ring is checkpointed whole each time the
+  // ring wraps, which makes merge_pairs in the millions slow to fill.
+  const uint64_t want = std::clamp<uint64_t>(
+      options_.merge_pairs * 64, uint64_t{64} << 10, uint64_t{32} << 20);
+  d.log_files = 3;
+  d.log_file_bytes = (want + (uint64_t{32} << 10) - 1) / (uint64_t{32} << 10) *
+                     (uint64_t{32} << 10);
+  d.checkpoint_bytes = d.log_file_bytes;
+  return DurableStore::Open(*std::move(inner), Path(name), d);
+}
+
+absl::Status EctStore::ClearDir(const std::string& name) {
+  absl::StatusOr<std::vector<std::string>> names = env_->List(Path(name));
+  if (!names.ok()) {
+    return absl::IsNotFound(names.status()) ? absl::OkStatus() : names.status();
+  }
+  for (const std::string& n : *names) {
+    if (absl::Status s = env_->Remove(Path(name) + "/" + n); !s.ok()) return s;
+  }
+  return env_->SyncDir(Path(name));
+}
+
+absl::Status EctStore::Recover() {
+  std::unique_lock lock(mutex_);
+  // CURRENT names the generation; none means a new store.
+  generation_ = 0;
+  absl::StatusOr<std::unique_ptr<durable::File>> current =
+      env_->Open(Path("CURRENT"), /*create=*/false);
+  if (current.ok()) {
+    std::string text;
+    if (absl::Status s = (*current)->Read(0, 64, &text); !s.ok()) return s;
+    if (!absl::SimpleAtoi(absl::StripSuffix(text, "\n"), &generation_)) {
+      return absl::DataLossError(
+          absl::StrCat(Path("CURRENT"), " is damaged: \"", text, "\""));
+    }
+  } else if (!absl::IsNotFound(current.status())) {
+    return current.status();
+  }
+
+  // Leftovers of a merge that a crash interrupted, or of one that finished
+  // without removing them: other generations' files, the other buffer.
+  std::vector<std::string> removed;
+  absl::StatusOr<std::vector<std::string>> names = env_->List(options_.dir);
+  if (!names.ok()) return names.status();
+  for (const std::string& n : *names) {
+    if ((absl::StartsWith(n, "data-") && n != DataName(generation_)) ||
+        n == "CURRENT.tmp") {
+      if (absl::Status s = env_->Remove(Path(n)); !s.ok()) return s;
+      removed.push_back(n);
+    }
+  }
+  if (absl::Status s = ClearDir(PutsName(generation_ + 1)); !s.ok()) return s;
+  if (absl::Status s = ClearDir(TombsName(generation_ + 1)); !s.ok()) return s;
+
+  std::string what = absl::StrCat("generation ", generation_, ": ");
+  if (generation_ > 0) {
+    absl::StatusOr<EctIndex> index =
+        RebuildIndex(env_, Path(DataName(generation_)), tables_);
+    if (!index.ok()) return index.status();
+    index_ = std::make_unique<EctIndex>(*std::move(index));
+    absl::StatusOr<std::unique_ptr<durable::File>> data =
+        env_->Open(Path(DataName(generation_)), /*create=*/false);
+    if (!data.ok()) return data.status();
+    data_ = *std::move(data);
+    absl::StatusOr<std::unique_ptr<DataFileScanner>> scanner =
+        DataFileScanner::Open(env_, Path(DataName(generation_)));
+    if (!scanner.ok()) return scanner.status();
+    file_pairs_ = (*scanner)->header().pairs;
+    absl::StrAppend(&what, DataName(generation_), " with ", file_pairs_,
+                    " pairs, index rebuilt (", index_->buckets(), " buckets, ",
+                    index_->MemoryBytes(), " bytes)");
+  } else {
+    absl::StrAppend(&what, "no data file yet");
+  }
+
+  absl::StatusOr<std::unique_ptr<DurableStore>> puts =
+      OpenBuffer(PutsName(generation_));
+  if (!puts.ok()) return puts.status();
+  puts_ = *std::move(puts);
+  absl::StatusOr<std::unique_ptr<DurableStore>> tombs =
+      OpenBuffer(TombsName(generation_));
+  if (!tombs.ok()) return tombs.status();
+  tombs_ = *std::move(tombs);
+
+  // A crash between a buffer's two writes can leave a key both put and
+  // tombstoned (the put wins), or a tombstone the merged file no longer
+  // needs; and Size needs to know which puts are new keys.
+  std::vector<std::string> drop;
+  tombs_->inner().Scan("", [&](std::string_view key, std::string_view) {
+    drop.emplace_back(key);
+    return true;
+  });
+  uint64_t tombstones_dropped = 0;
+  for (const std::string& key : drop) {
+    bool keep = !puts_->Get(key, nullptr);
+    if (keep) {
+      absl::StatusOr<bool> in_file = FileGet(key, nullptr, false);
+      if (!in_file.ok()) return in_file.status();
+      keep = *in_file;
+    }
+    if (keep) continue;
+    absl::StatusOr<bool> r = tombs_->Remove(key);
+    if (!r.ok()) return r.status();
+    ++tombstones_dropped;
+  }
+  std::vector<std::string> put_keys;
+  puts_->inner().Scan("", [&](std::string_view key, std::string_view) {
+    put_keys.emplace_back(key);
+    return true;
+  });
+  for (const std::string& key : put_keys) {
+    absl::StatusOr<bool> in_file = FileGet(key, nullptr, false);
+    if (!in_file.ok()) return in_file.status();
+    if (!*in_file) ++new_keys_;
+  }
+  absl::StrAppend(&what, "; buffer: ", puts_->Size(), " puts (",
+                  puts_->recovery().ToString(), "), ", tombs_->Size(),
+                  " tombstones (", tombs_->recovery().ToString(), ")");
+  if (tombstones_dropped > 0) {
+    absl::StrAppend(&what, "; ", tombstones_dropped,
+                    " tombstones already merged or overridden dropped");
+  }
+  if (!removed.empty()) {
+    absl::StrAppend(&what, "; removed ", absl::StrJoin(removed, ", "));
+  }
+  recovery_ = std::move(what);
+  merge_at_ = options_.merge_pairs;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> EctStore::FileGet(std::string_view key, std::string* value,
+                                       bool from_get) const {
+  if (index_ == nullptr) return false;
+  absl::StatusOr<SlotLocation> loc = index_->Find(HashKey64(key));
+  if (!loc.ok()) return loc.status();
+  if (loc->keys == 0) return false;
+  std::string slot;
+  {
+    std::lock_guard file_lock(file_mutex_);
+    absl::Status s = data_->Read(loc->offset, loc->slot_bytes, &slot);
+    if (!s.ok()) return s;
+  }
+  file_reads_.fetch_add(1, std::memory_order_relaxed);
+  if (from_get) get_reads_.fetch_add(1, std::memory_order_relaxed);
+  if (slot.size() != loc->slot_bytes) {
+    return absl::DataLossError(
+        absl::StrCat("ect: short read of slot at byte ", loc->offset));
+  }
+  return FindInSlot(slot, key, value);
+}
+
+bool EctStore::GetImpl(std::string_view key, std::string* value) const {
+  gets_.fetch_add(1, std::memory_order_relaxed);
+  std::shared_lock lock(mutex_);
+  if (puts_->Get(key, value)) return true;
+  if (tombs_->Get(key, nullptr)) return false;
+  absl::StatusOr<bool> found = FileGet(key, value, true);
+  // A damaged file or a failed read: the key cannot be produced.
+  return found.ok() && *found;
+}
+
+bool EctStore::PutImpl(std::string_view key, std::string_view value) {
+  std::unique_lock lock(mutex_);
+  const bool in_puts = puts_->Get(key, nullptr);
+  const bool in_tomb = !in_puts && tombs_->Get(key, nullptr);
+  bool in_file = false;
+  if (!in_puts && !in_tomb) {
+    absl::StatusOr<bool> f = FileGet(key, nullptr, false);
+    if (!f.ok()) throw WriteError(f.status());
+    in_file = *f;
+  }
+  // The put is logged first: a crash before the tombstone goes leaves both,
+  // and the put wins.
+  absl::StatusOr<bool> put = puts_->Put(key, value);
+  if (!put.ok()) throw WriteError(put.status());
+  if (!in_puts && !in_file && !in_tomb) ++new_keys_;
+  if (in_tomb) {
+    absl::StatusOr<bool> removed = tombs_->Remove(key);
+    if (!removed.ok()) ++shadowed_;
+  }
+  MaybeMergeLocked();
+  return in_puts || in_file;
+}
+
+absl::StatusOr<bool> EctStore::Remove(std::string_view key) {
+  if (key.size() > kMaxKeySize) return false;
+  std::unique_lock lock(mutex_);
+  const bool in_puts = puts_->Get(key, nullptr);
+  const bool in_tomb = tombs_->Get(key, nullptr);
+  if (in_tomb && !in_puts) return false;
+  bool in_file = false;
+  if (!in_tomb) {
+    absl::StatusOr<bool> f = FileGet(key, nullptr, false);
+    if (!f.ok()) return f.status();
+    in_file = *f;
+  }
+  if (!in_puts && !in_file) return false;
+  // The tombstone first: a crash before the put goes leaves both, and the
+  // put wins (the delete did not happen).
+  if (in_file) {
+    absl::StatusOr<bool> t = tombs_->Put(key, "");
+    if (!t.ok()) return t.status();
+  }
+  if (in_puts) {
+    absl::StatusOr<bool> r = puts_->Remove(key);
+    if (!r.ok()) {
+      if (in_file) ++shadowed_;
+      return r.status();
+    }
+    if (!in_file && !in_tomb) --new_keys_;
+    if (in_tomb) --shadowed_;
+  }
+  MaybeMergeLocked();
+  return true;
+}
+
+bool EctStore::DeleteImpl(std::string_view key) {
+  absl::StatusOr<bool> r = Remove(key);
+  return r.ok() && *r;
+}
+
+uint64_t EctStore::Size() const {
+  std::shared_lock lock(mutex_);
+  return file_pairs_ + new_keys_ + shadowed_ - tombs_->Size();
+}
+
+void EctStore::MaybeMergeLocked() {
+  const uint64_t entries = puts_->Size() + tombs_->Size();
+  if (entries < merge_at_) return;
+  // The write that started the merge is already durable and applied, so a
+  // failed merge, out of memory included, is reported, not thrown.
+  try {
+    last_merge_ = MergeLocked();
+  } catch (const std::bad_alloc&) {
+    last_merge_ = absl::ResourceExhaustedError("ect: out of memory merging");
+  }
+  // After a failure, wait for as many new entries again before retrying.
+  merge_at_ =
+      last_merge_.ok() ? options_.merge_pairs : entries + options_.merge_pairs;
+}
+
+absl::Status EctStore::Merge() {
+  std::unique_lock lock(mutex_);
+  try {
+    last_merge_ = MergeLocked();
+  } catch (const std::bad_alloc&) {
+    last_merge_ = absl::ResourceExhaustedError("ect: out of memory merging");
+  }
+  return last_merge_;
+}
+
+absl::Status EctStore::last_merge_status() const {
+  std::shared_lock lock(mutex_);
+  return last_merge_;
+}
+
+absl::Status EctStore::MergeLocked() {
+  // The buffer, sorted by hashkey. A key both put and tombstoned is a put.
+  std::vector<BufferEntry> buffer;
+  puts_->inner().Scan("", [&](std::string_view k, std::string_view v) {
+    buffer.push_back({HashKey64(k), std::string(k), std::string(v), false});
+    return true;
+  });
+  tombs_->inner().Scan("", [&](std::string_view k, std::string_view) {
+    if (!puts_->inner().Get(k, nullptr)) {
+      buffer.push_back({HashKey64(k), std::string(k), std::string(), true});
+    }
+    return true;
+  });
+  std::sort(buffer.begin(), buffer.end(),
+            [](const BufferEntry& a, const BufferEntry& b) {
+              return std::tie(a.hashkey, a.key) < std::tie(b.hashkey, b.key);
+            });
+
+  const uint64_t next = generation_ + 1;
+  const std::string data_path = Path(DataName(next));
+  const uint64_t expected = file_pairs_ + new_keys_;
+  // A file of this name is the leftover of a merge that failed by an
+  // exception; Open does not truncate, so it goes first.
+  env_->Remove(data_path).IgnoreError();
+  absl::StatusOr<std::unique_ptr<DataFileWriter>> writer =
+      DataFileWriter::Create(env_, data_path,
+                             BucketBitsFor(expected, options_.bucket_size),
+                             tables_);
+  if (!writer.ok()) return writer.status();
+  auto fail = [&](absl::Status s) {
+    writer->reset();
+    env_->Remove(data_path).IgnoreError();  // the old generation stays
+    return s;
+  };
+
+  // One sequential pass over the old file, the buffer merged in.
+  std::unique_ptr<DataFileScanner> scanner;
+  if (generation_ > 0) {
+    absl::StatusOr<std::unique_ptr<DataFileScanner>> s =
+        DataFileScanner::Open(env_, Path(DataName(generation_)));
+    if (!s.ok()) return fail(s.status());
+    scanner = *std::move(s);
+  }
+  size_t b = 0;
+  auto emit_buffer_before = [&](uint64_t hashkey,
+                                std::string_view key) -> absl::Status {
+    while (b < buffer.size() &&
+           std::tie(buffer[b].hashkey, buffer[b].key) <
+               std::make_tuple(hashkey, std::string(key))) {
+      if (!buffer[b].tombstone) {
+        absl::Status s =
+            (*writer)->Add(buffer[b].hashkey, buffer[b].key, buffer[b].value);
+        if (!s.ok()) return s;
+      }
+      ++b;
+    }
+    return absl::OkStatus();
+  };
+  ScannedBucket bucket;
+  while (scanner != nullptr) {
+    absl::StatusOr<bool> more = scanner->NextBucket(&bucket);
+    if (!more.ok()) return fail(more.status());
+    if (!*more) break;
+    for (size_t i = 0; i < bucket.slots.size(); ++i) {
+      const uint64_t h = bucket.hashkeys[i];
+      for (const Pair& p : bucket.slots[i]) {
+        if (absl::Status s = emit_buffer_before(h, p.first); !s.ok()) {
+          return fail(s);
+        }
+        if (b < buffer.size() && buffer[b].hashkey == h &&
+            buffer[b].key == p.first) {
+          // The buffer's newer write replaces the file's pair.
+          if (!buffer[b].tombstone) {
+            absl::Status s = (*writer)->Add(h, p.first, buffer[b].value);
+            if (!s.ok()) return fail(s);
+          }
+          ++b;
+          continue;
+        }
+        if (absl::Status s = (*writer)->Add(h, p.first, p.second); !s.ok()) {
+          return fail(s);
+        }
+      }
+    }
+  }
+  for (; b < buffer.size(); ++b) {  // the buffer's pairs after the file's
+    if (buffer[b].tombstone) continue;
+    absl::Status s =
+        (*writer)->Add(buffer[b].hashkey, buffer[b].key, buffer[b].value);
+    if (!s.ok()) return fail(s);
+  }
+  absl::StatusOr<EctIndex> index = (*writer)->Finish();
+  if (!index.ok()) return fail(index.status());
+  const uint64_t pairs = (*writer)->pairs();
+  writer->reset();
+  if (absl::Status s = env_->SyncDir(options_.dir); !s.ok()) return fail(s);
+  absl::StatusOr<std::unique_ptr<durable::File>> data =
+      env_->Open(data_path, /*create=*/false);
+  if (!data.ok()) return fail(data.status());
+
+  // The next generation's buffer: its directories emptied (they held the
+  // generation before this one's, merged long ago) and opened.
+  if (absl::Status s = ClearDir(PutsName(next)); !s.ok()) return fail(s);
+  if (absl::Status s = ClearDir(TombsName(next)); !s.ok()) return fail(s);
+  absl::StatusOr<std::unique_ptr<DurableStore>> puts =
+      OpenBuffer(PutsName(next));
+  if (!puts.ok()) return fail(puts.status());
+  absl::StatusOr<std::unique_ptr<DurableStore>> tombs =
+      OpenBuffer(TombsName(next));
+  if (!tombs.ok()) return fail(tombs.status());
+
+  // The switch: CURRENT replaced by rename once the new file is durable.
+  {
+    absl::StatusOr<std::unique_ptr<durable::File>> tmp =
+        env_->Open(Path("CURRENT.tmp"), /*create=*/true);
+    if (!tmp.ok()) return fail(tmp.status());
+    absl::Status s = (*tmp)->Write(0, absl::StrCat(next, "\n"));
+    if (s.ok()) s = (*tmp)->Sync();
+    if (s.ok()) s = env_->Rename(Path("CURRENT.tmp"), Path("CURRENT"));
+    if (s.ok()) s = env_->SyncDir(options_.dir);
+    if (!s.ok()) return fail(s);
+  }
+
+  const uint64_t old = generation_;
+  generation_ = next;
+  index_ = std::make_unique<EctIndex>(*std::move(index));
+  {
+    std::lock_guard file_lock(file_mutex_);
+    data_ = *std::move(data);
+  }
+  file_pairs_ = pairs;
+  puts_ = *std::move(puts);
+  tombs_ = *std::move(tombs);
+  new_keys_ = 0;
+  shadowed_ = 0;
+  ++merges_;
+  // The old generation is garbage now; what a failure here leaves, the next
+  // open removes.
+  if (old > 0) env_->Remove(Path(DataName(old))).IgnoreError();
+  ClearDir(PutsName(old)).IgnoreError();
+  ClearDir(TombsName(old)).IgnoreError();
+  return absl::OkStatus();
+}
+
+EctStats EctStore::stats() const {
+  std::shared_lock lock(mutex_);
+  EctStats s;
+  s.generation = generation_;
+  s.file_pairs = file_pairs_;
+  if (index_ != nullptr) {
+    s.file_bytes = index_->data_bytes();
+    s.index_keys = index_->keys();
+    s.index_bytes = index_->MemoryBytes();
+    s.tables_bytes = index_->TablesBytes();
+    s.trie_bits = index_->TrieBitsOnly();
+    s.bucket_bits = index_->bucket_bits();
+  }
+  s.buffer_puts = puts_->Size();
+  s.buffer_tombstones = tombs_->Size();
+  s.gets = gets_.load();
+  s.file_reads = file_reads_.load();
+  s.get_reads = get_reads_.load();
+  s.merges = merges_;
+  return s;
+}
+
+std::optional<size_t> EctStore::MemoryUsage() const {
+  std::shared_lock lock(mutex_);
+  size_t bytes = 0;
+  if (index_ != nullptr) bytes += index_->MemoryBytes() + index_->TablesBytes();
+  for (const DurableStore* b : {puts_.get(), tombs_.get()}) {
+    std::optional<size_t> m = b->MemoryUsage();
+    if (m.has_value()) bytes += *m;
+  }
+  return bytes;
+}
+
+absl::Status EctStore::CheckInvariants() const {
+  std::shared_lock lock(mutex_);
+  absl::Status bad;
+  uint64_t tombstones = 0;
+  tombs_->inner().Scan("", [&](std::string_view k, std::string_view) {
+    ++tombstones;
+    if (puts_->inner().Get(k, nullptr)) return true;  // shadowed
+    absl::StatusOr<bool> in_file = FileGet(k, nullptr, false);
+    if (bad.ok() && !(in_file.ok() && *in_file)) {
+      bad = absl::InternalError("ect: a tombstone for a key not in the file");
+    }
+    return true;
+  });
+  if (!bad.ok()) return bad;
+  uint64_t new_keys = 0;
+  puts_->inner().Scan("", [&](std::string_view k, std::string_view) {
+    absl::StatusOr<bool> in_file = FileGet(k, nullptr, false);
+    if (in_file.ok() && !*in_file) ++new_keys;
+    return true;
+  });
+  if (new_keys != new_keys_) {
+    return absl::InternalError(absl::StrCat(
+        "ect: ", new_keys, " buffered new keys, counted ", new_keys_));
+  }
+  if (generation_ == 0) return absl::OkStatus();
+  absl::StatusOr<std::unique_ptr<DataFileScanner>> scanner =
+      DataFileScanner::Open(env_, Path(DataName(generation_)));
+  if (!scanner.ok()) return scanner.status();
+  uint64_t pairs = 0;
+  ScannedBucket bucket;
+  for (;;) {
+    absl::StatusOr<bool> more = (*scanner)->NextBucket(&bucket);
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    for (size_t i = 0; i < bucket.slots.size(); ++i) {
+      absl::StatusOr<SlotLocation> loc = index_->Find(bucket.hashkeys[i]);
+      if (!loc.ok()) return loc.status();
+      const uint64_t want =
+          bucket.offset + kBucketHeaderBytes + i * loc->slot_bytes;
+      if (loc->keys != bucket.slots.size() || loc->rank != i ||
+          loc->offset != want) {
+        return absl::InternalError(absl::StrCat(
+            "ect: the index puts slot ", i, " of the bucket at byte ",
+            bucket.offset, " at byte ", loc->offset));
+      }
+      for (const Pair& p : bucket.slots[i]) {
+        ++pairs;
+        if (HashKey64(p.first) != bucket.hashkeys[i]) {
+          return absl::InternalError("ect: a pair in another key's slot");
+        }
+      }
+    }
+  }
+  if (pairs != file_pairs_) {
+    return absl::InternalError(absl::StrCat(
+        "ect: the file holds ", pairs, " pairs, its header ", file_pairs_));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace kvlab::ect
