@@ -81,9 +81,11 @@ MetaNode* MetaTable::Find(uint32_t hash, std::string_view a,
     for (uint64_t e : storage_.slots[s].entries) {
       if (e != 0 && TagOf(e) == tag) {
         MetaNode* node = NodeOf(e);
+        // string_view compares, not memcmp: an empty part may have a null
+        // data(), which memcmp must not be given even for zero bytes.
         if (node->hash == hash && node->size == size &&
-            std::memcmp(node->bytes(), a.data(), a.size()) == 0 &&
-            std::memcmp(node->bytes() + a.size(), b.data(), b.size()) == 0) {
+            std::string_view(node->bytes(), a.size()) == a &&
+            std::string_view(node->bytes() + a.size(), b.size()) == b) {
           return node;
         }
       }
