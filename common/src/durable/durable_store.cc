@@ -132,8 +132,11 @@ absl::Status DurableStore::Recover() {
     (void)env_->Remove(absl::StrCat(dir_, "/", durable::kCheckpointTempName));
   }
   absl::StatusOr<std::unique_ptr<durable::LogRing>> ring =
-      durable::LogRing::Open(env_, dir_, options_.log_files,
-                             options_.log_file_bytes);
+      durable::LogRing::Open(
+          env_, dir_, options_.log_files, options_.log_file_bytes,
+          options_.sync == SyncPolicy::kNone
+              ? durable::LogRing::Preallocation::kSparse
+              : durable::LogRing::Preallocation::kWriteZeros);
   if (!ring.ok()) return ring.status();
   ring_ = *std::move(ring);
   for (uint32_t slot = 0; slot < ring_->size(); ++slot) {

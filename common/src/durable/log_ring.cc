@@ -40,16 +40,21 @@ absl::Status ZeroFill(File* file, uint64_t from, uint64_t to) {
   return file->Sync();
 }
 
+// Extends `file` to `to` bytes by writing its last byte: the file system
+// leaves a hole before it, which reads as zeros.
+absl::Status SparseFill(File* file, uint64_t to) {
+  return file->Write(to - 1, std::string_view("\0", 1));
+}
+
 }  // namespace
 
 std::string LogRing::NameFor(uint32_t number) const {
   return absl::StrCat(kPrefix, SlotOf(number));
 }
 
-absl::StatusOr<std::unique_ptr<LogRing>> LogRing::Open(Env* env,
-                                                       const std::string& dir,
-                                                       uint32_t files,
-                                                       uint64_t file_bytes) {
+absl::StatusOr<std::unique_ptr<LogRing>> LogRing::Open(
+    Env* env, const std::string& dir, uint32_t files, uint64_t file_bytes,
+    Preallocation preallocation) {
   absl::StatusOr<std::vector<std::string>> names = env->List(dir);
   if (!names.ok()) return names.status();
   int64_t largest_slot = -1;
@@ -82,13 +87,18 @@ absl::StatusOr<std::unique_ptr<LogRing>> LogRing::Open(Env* env,
   bool created = false;
   for (uint32_t slot = 0; slot < count; ++slot) {
     if (sizes[slot] < ring->file_bytes_) {
+      File* file = ring->files_[slot].get();
       absl::Status status =
-          ZeroFill(ring->files_[slot].get(), sizes[slot], ring->file_bytes_);
+          preallocation == Preallocation::kSparse
+              ? SparseFill(file, ring->file_bytes_)
+              : ZeroFill(file, sizes[slot], ring->file_bytes_);
       if (!status.ok()) return status;
       created = true;
     }
   }
-  if (created) {
+  // A sparse ring belongs to a store that promises nothing across a power
+  // failure, so neither its files nor its directory entry are synced.
+  if (created && preallocation == Preallocation::kWriteZeros) {
     absl::Status status = env->SyncDir(dir);
     if (!status.ok()) return status;
   }

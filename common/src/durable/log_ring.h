@@ -1,12 +1,15 @@
 // LogRing: the fixed set of log files a durable store writes its log into,
 // reused in turn.
 //
-// The ring is N files named log-0 ... log-(N-1), each preallocated with
-// zeros to the same size when the directory is created, and never resized
-// after. Log file number k lives in file log-(k mod N); every record carries
-// its file number (log_format.h), so what an earlier number left in a file
-// reads as stale. Since writes overwrite blocks that already exist, an
-// fdatasync has only data to flush, never the file's size or block map.
+// The ring is N files named log-0 ... log-(N-1), each preallocated to the
+// same size when the directory is created, and never resized after. Log file
+// number k lives in file log-(k mod N); every record carries its file number
+// (log_format.h), so what an earlier number left in a file reads as stale.
+// A ring for a store that syncs is preallocated by writing its zeros: since
+// writes then overwrite blocks that already exist, an fdatasync has only data
+// to flush, never the file's size or block map. A ring for a store that never
+// syncs is preallocated sparse (the files read as zeros just the same), so
+// opening one costs no disk writes.
 
 #ifndef KVLAB_DURABLE_LOG_RING_H_
 #define KVLAB_DURABLE_LOG_RING_H_
@@ -24,14 +27,19 @@ namespace kvlab::durable {
 // Not thread-safe; the durable store's leader is its one user.
 class LogRing {
  public:
+  // How a new or short file is brought to its full size.
+  enum class Preallocation {
+    kWriteZeros,  // zeros written and synced: fast fdatasync later
+    kSparse,      // one byte at the end: a hole that reads as zeros
+  };
+
   // Opens the ring in `dir`, or creates one of `files` files of `file_bytes`
   // each (a multiple of kBlockSize) if there is none. An existing ring keeps
   // the geometry it was created with; files missing or short from a crash
   // during creation are completed.
-  static absl::StatusOr<std::unique_ptr<LogRing>> Open(Env* env,
-                                                       const std::string& dir,
-                                                       uint32_t files,
-                                                       uint64_t file_bytes);
+  static absl::StatusOr<std::unique_ptr<LogRing>> Open(
+      Env* env, const std::string& dir, uint32_t files, uint64_t file_bytes,
+      Preallocation preallocation = Preallocation::kWriteZeros);
 
   uint32_t size() const { return static_cast<uint32_t>(files_.size()); }
   uint64_t file_bytes() const { return file_bytes_; }

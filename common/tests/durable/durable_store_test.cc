@@ -3,6 +3,7 @@
 
 #include "kvlab/durable_store.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -55,6 +56,41 @@ std::unique_ptr<DurableStore> OpenOrDie(const std::string& dir,
       DurableStore::Open(std::make_unique<StdMapStore>(), dir, options);
   EXPECT_TRUE(store.ok()) << store.status();
   return store.ok() ? *std::move(store) : nullptr;
+}
+
+// Disk blocks the file at `path` occupies (st_blocks counts 512 bytes).
+uint64_t AllocatedBytes(const std::string& path) {
+  struct stat st;
+  EXPECT_EQ(stat(path.c_str(), &st), 0) << path;
+  return uint64_t(st.st_blocks) * 512;
+}
+
+// A store that syncs has its log files' zeros written (later syncs flush
+// data only); one that never syncs gets sparse files, so opening it writes
+// next to nothing. Either reopens with what it held.
+TEST(DurableStoreTest, LogFilesAreWrittenOutOnlyWhenTheStoreSyncs) {
+  for (SyncPolicy sync : {SyncPolicy::kNone, SyncPolicy::kEvery}) {
+    TempDir dir;
+    DurabilityOptions options = SmallOptions(sync);
+    options.log_file_bytes = 64 * durable::kBlockSize;  // 2 MiB a file
+    {
+      auto store = OpenOrDie(dir.path(), options);
+      ASSERT_NE(store, nullptr);
+      ASSERT_FALSE(*store->Put("key", "value"));
+    }
+    for (int slot = 1; slot < 3; ++slot) {  // log-0 holds the record
+      const std::string log = absl::StrCat(dir.path(), "/log-", slot);
+      EXPECT_EQ(std::filesystem::file_size(log), options.log_file_bytes);
+      if (sync == SyncPolicy::kNone) {
+        EXPECT_LT(AllocatedBytes(log), options.log_file_bytes / 4) << log;
+      } else {
+        EXPECT_GE(AllocatedBytes(log), options.log_file_bytes) << log;
+      }
+    }
+    auto store = OpenOrDie(dir.path(), options);
+    ASSERT_NE(store, nullptr);
+    EXPECT_EQ(Contents(*store), (Model{{"key", "value"}}));
+  }
 }
 
 TEST(DurableStoreTest, ReopeningRecoversPutsDeletesAndDeleteNth) {

@@ -37,7 +37,9 @@ struct ConformanceCase {
 void PrintTo(const ConformanceCase& test_case, std::ostream* os);
 
 // Cases for `specs`, built from a registry filled by `register_stores`.
-// Aborts if a spec does not build: a broken instantiation must not pass.
+// Aborts if a spec names no registered store or an option it does not take;
+// a spec whose option values are refused aborts each test that builds it.
+// Either way a broken instantiation cannot pass.
 std::vector<ConformanceCase> ConformanceCases(
     void (*register_stores)(StoreRegistry*),
     const std::vector<std::string>& specs);
