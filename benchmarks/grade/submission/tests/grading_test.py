@@ -7,7 +7,9 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import textwrap
@@ -561,6 +563,108 @@ class SourceTreeTest(unittest.TestCase):
         write(self.submission, "stage4_ct/src/trie.cc", "student")
         self.assertIn("which belong to stage4;", source_tree.sibling_changes(
             self.kit, self.submission, room)[0])
+
+
+class KitAssignmentsTest(unittest.TestCase):
+    """The kit's own stages resolve to the code their groups test."""
+
+    def resolve(self, name):
+        return source_tree.resolve_stage(KIT, name)
+
+    def test_stage4_is_the_compressed_trie_and_its_room_the_wormhole(self):
+        stage = self.resolve("stage4")
+        self.assertEqual(stage.folders, ("stage4_compressed_trie",))
+        self.assertEqual(stage.others, ("stage4_compressed_trie/wormhole",))
+        self.assertEqual(stage.groups, (os.path.join(
+            KIT, "stage4_compressed_trie/tests/groups.txt"),))
+        self.assertEqual(grade_submission.store_for("stage4", "stage4"),
+                         "ctrie")
+        room = self.resolve("stage4_wormhole")
+        self.assertEqual(room.folders, ("stage4_compressed_trie/wormhole",))
+        self.assertEqual(room.groups, (os.path.join(
+            KIT, "stage4_compressed_trie/wormhole/tests/groups.txt"),))
+        self.assertEqual(grade_submission.store_for("stage4_wormhole",
+                                                    "stage4"), "wormhole")
+        self.assertTrue(stage.owns("stage4_compressed_trie/stage4_test"))
+        self.assertFalse(stage.owns(
+            "stage4_compressed_trie/wormhole/stage4_wormhole_test"))
+
+    def test_stage5_is_every_room_and_stage5_memory_one(self):
+        stage = self.resolve("stage5")
+        self.assertEqual(stage.folders, ("stage5_hyperion/memory",
+                                         "stage5_hyperion/trie"))
+        self.assertEqual(len(stage.groups), 2)
+        room = self.resolve("stage5_memory")
+        self.assertEqual(room.folders, ("stage5_hyperion/memory",))
+        self.assertEqual(grade_submission.store_for("stage5_memory",
+                                                    "stage5"), "hyperion")
+
+    def test_every_assignment_has_a_groups_file_and_rubric_lines(self):
+        rules = rubric.read_rubric(os.path.join(KIT, "benchmarks",
+                                                "rubric.txt"))
+        for stage in ("stage1", "stage2", "stage3", "stage4", "stage5"):
+            for name in source_tree.assignments_of(KIT, stage):
+                unit = self.resolve(name)
+                self.assertTrue(all(os.path.isfile(g) for g in unit.groups),
+                                name)
+                self.assertTrue(rubric.knows(rules, name), name)
+                self.assertIsNotNone(
+                    grade_submission.store_for(name, unit.stage), name)
+
+
+@unittest.skipUnless(os.path.isdir(grade_fixtures_test.FIXTURES),
+                     "a course handout has no fixtures")
+class FixturePatchesTest(unittest.TestCase):
+    """Every broken copy of every fixture changes a file the grader takes
+    from the submission for the fixture's assignment. A patch that changes
+    none is graded on the kit's own sources: the reference's sha256, "0
+    files written", full marks, and the fixture test then proves nothing
+    about the grader (as stage 4's copies were once graded on the wormhole
+    room's sources, untouched). Seconds: only the assignment's src/ and
+    include/ and the patched files are copied."""
+
+    def test_every_broken_copy_changes_what_its_assignment_grades(self):
+        kit_names = source_tree.kit_files(KIT)
+        for name in grade_fixtures_test.fixture_names():
+            unit = source_tree.resolve_stage(KIT, name)
+            graded = [r for r in kit_names
+                      if source_tree.is_student_path(r, unit.folders)]
+            expected = grade_fixtures_test.load_expected(name)
+            for variant, want in expected["variants"].items():
+                if variant == "reference":
+                    continue
+                with self.subTest(fixture=name, variant=variant):
+                    self.check_patch(unit, graded, os.path.join(
+                        grade_fixtures_test.FIXTURES, name,
+                        want.get("patch", variant) + ".patch"))
+
+    def check_patch(self, unit, graded, patch):
+        with open(patch, encoding="utf-8") as f:
+            touched = [line[len("+++ b/"):].split("\t")[0].strip()
+                       for line in f if line.startswith("+++ b/")]
+        self.assertTrue(touched, f"{patch} changes no file")
+        with tempfile.TemporaryDirectory() as copy:
+            for rel in sorted(set(graded) | set(touched)):
+                if os.path.isfile(os.path.join(KIT, rel)):
+                    os.makedirs(os.path.dirname(os.path.join(copy, rel)),
+                                exist_ok=True)
+                    shutil.copy2(os.path.join(KIT, rel),
+                                 os.path.join(copy, rel))
+            files, _ = source_tree.submission_files(copy, unit.folders)
+            reference = source_tree.submission_hash(copy, files)
+            result = subprocess.run(
+                ["patch", "-p1", "--batch", "--forward", "--silent", "-i",
+                 patch], cwd=copy, capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, f"{patch} does not apply: "
+                             f"{result.stdout}{result.stderr}")
+            files, _ = source_tree.submission_files(copy, unit.folders)
+            self.assertNotEqual(
+                source_tree.submission_hash(copy, files), reference,
+                f"{os.path.basename(patch)} changes none of the files "
+                f"{unit.name} takes from a submission ("
+                f"{', '.join(f + '/src, include' for f in unit.folders)}; "
+                f"it changes {', '.join(touched)}): graded, it would be the "
+                "reference")
 
 
 class PartsTest(unittest.TestCase):
