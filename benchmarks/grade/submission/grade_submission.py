@@ -62,18 +62,18 @@ KIT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 STAGE_STORES = {"stage1": "avl", "stage2": "btree", "stage3": "trie_bst",
                 "stage3_ect": "ect", "stage4": "ctrie",
                 "stage4_wormhole": "wormhole", "stage5": "hyperion"}
-
-
-def store_for(assignment, stage):
-    """The workload's store of an assignment of `stage`; None if neither
-    has one."""
-    return STAGE_STORES.get(assignment) or STAGE_STORES.get(stage)
 DEFAULT_N = 1_000_000
 DEFAULT_THREADS = 4
 DEFAULT_SECONDS = 5.0
 SEED = 42
 DEFAULT_DISK_MIB = 1024
 DEFAULT_MAX_PROCESSES = 512
+
+
+def store_for(assignment, stage):
+    """The workload's store of an assignment of `stage`; None if neither
+    has one."""
+    return STAGE_STORES.get(assignment) or STAGE_STORES.get(stage)
 
 
 def parse_args(argv):

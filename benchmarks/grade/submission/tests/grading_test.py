@@ -64,7 +64,8 @@ class GroupsTest(unittest.TestCase):
                          "a course handout has no fixtures")
     def test_the_fixture_groups_parse(self):
         for stage, count in (("stage1", 8), ("stage2", 9), ("stage3", 8),
-                             ("stage4", 6), ("stage5", 18)):
+                             ("stage4", 6), ("stage4_wormhole", 6),
+                             ("stage5", 18)):
             parsed = groups.read_groups(os.path.join(
                 grade_fixtures_test.FIXTURES, stage, "groups.txt"))
             self.assertEqual(len(parsed), count, stage)
