@@ -23,6 +23,13 @@ STAGES := $(foreach n,1 2 3 4 5,$(if $(wildcard stage$(n)_*/CMakeLists.txt),stag
 STAGE := $(firstword $(filter stage1 stage2 stage3 stage4 stage5,$(MAKECMDGOALS)))
 SANITIZER := $(firstword $(filter asan tsan,$(MAKECMDGOALS)))
 ACTIONS := $(filter-out stage1 stage2 stage3 stage4 stage5 asan tsan,$(MAKECMDGOALS))
+# STAGE=stage4_wormhole names an assignment in a room of a stage, as the
+# grader does (docs/grading.md): make builds and tests its stage (STAGE
+# becomes stage4), shows the room's progress table alone, and grades,
+# packages and hands out the assignment (ASSIGNMENT, ROOM=wormhole).
+ASSIGNMENT := $(STAGE)
+override STAGE := $(firstword $(subst _, ,$(STAGE)))
+ROOM := $(patsubst $(STAGE)_%,%,$(filter $(STAGE)_%,$(ASSIGNMENT)))
 
 ifeq ($(SANITIZER),asan)
   BUILD_DIR := build/asan
@@ -101,7 +108,7 @@ N ?= 10000000
 THREADS ?= 4
 SECONDS ?= 10
 GRADE_FLAGS ?=
-# make grade SUBMISSION=dir STAGE=stageN [PRIVATE_TESTS=dir N=... ...]: a
+# make grade SUBMISSION=dir STAGE=stageN|stageN_room [PRIVATE_TESTS=dir ...]: a
 # student's tree built and graded part by part (docs/grading.md) by
 # benchmarks/grade/submission/grade_submission.py; the JSON goes to
 # $(GRADES)/<folder name>-<stage>.json. N, THREADS and SECONDS pass on only
@@ -122,9 +129,19 @@ STAGE_STORE_stage2 := btree
 STAGE_STORE_stage3 := trie_bst
 STAGE_STORE_stage4 := ctrie
 STAGE_STORE_stage5 := hyperion
-TOOL_STORE = $(or $(STORE),$(STAGE_STORE_$(or $(STAGE),stage1)))
+# An assignment in a room with a store of its own (the grader's
+# STAGE_STORES); the others run their stage's.
+ROOM_ASSIGNMENTS := stage3_ect stage4_wormhole
+STAGE_STORE_stage3_ect := ect
+STAGE_STORE_stage4_wormhole := wormhole
+ASSIGNMENT_STORE = $(or $(STAGE_STORE_$(ASSIGNMENT)),$(STAGE_STORE_$(STAGE)))
+TOOL_STORE = $(or $(STORE),$(if $(STAGE),$(ASSIGNMENT_STORE),$(STAGE_STORE_stage1)))
 # make grade needs STORE= or a stage word (make stage2 grade: btree).
-GRADE_STORE = $(or $(STORE),$(if $(STAGE),$(STAGE_STORE_$(STAGE))))
+GRADE_STORE = $(or $(STORE),$(if $(STAGE),$(ASSIGNMENT_STORE)))
+# The rubric section kvgrade judges by: the assignment named, else the one
+# whose store STORE= names (wormhole: stage4_wormhole), else the store's
+# stage (kvgrade's default).
+GRADE_SECTION = $(or $(ASSIGNMENT),$(firstword $(foreach a,$(ROOM_ASSIGNMENTS),$(if $(filter $(STAGE_STORE_$(a)),$(firstword $(subst :, ,$(STORE)))),$(a)))))
 # Sizes for the tools: valgrind runs ~50x slower than native.
 TOOL_N ?= 1000000
 MASSIF_N ?= 100000
@@ -162,7 +179,8 @@ help:
 	@echo "  make stageN grade         the grade of the stage's store (stage1 avl ... stage5 hyperion)"
 	@echo "  make grade SUBMISSION=dir STAGE=stageN   a student's tree: build, test groups,"
 	@echo "                            sanitizers, workload (PRIVATE_TESTS=dir; docs/grading.md);"
-	@echo "                            STAGE=stage5_memory or stage5_trie: one of stage 5's assignments"
+	@echo "                            STAGE=stage4_wormhole: stage 4's room (stage4 is the ctrie alone);"
+	@echo "                            STAGE=stage5_memory or stage5_trie: one of stage 5's (stage5: both)"
 	@echo "  make [stageN] grade-check the grader on the kit's stages and broken copies of them:"
 	@echo "                            each must score what its expected.json says (docs/grading.md)"
 	@echo "  make leaderboard          rank the submission grades in GRADES (results/grades)"
@@ -191,7 +209,8 @@ help:
 	@echo "  make [stageN] memcheck    valgrind memcheck over the tests, sizes scaled down"
 	@echo "  make handout OUT=dir      a course handout: stubs for the core of stages 1-5"
 	@echo "                            (STAGES=\"stage2 stage4\" or make stage2 handout: those only;"
-	@echo "                            stage 5 is two assignments, stage5_memory and stage5_trie)"
+	@echo "                            stage 4 is stage4 and stage4_wormhole, stage 5 stage5_memory and"
+	@echo "                            stage5_trie; make test STAGE=stage4_wormhole: the room's table)"
 	@echo "  make install PREFIX=dir   headers, libkvlab.a, libkvgrade.a, their .pc files, bin/kvlab-draw"
 	@echo "  make deps                 install missing Debian packages (run by the others; a stage's"
 	@echo "                            actions install only what the stages use: cmake/deps.sh stage)"
@@ -234,9 +253,10 @@ asan tsan:
 
 # With a stage word, ctest also writes its results as JUnit XML and the
 # stage's progress table follows (tests/groups.txt, docs/teaching.md); a
-# stage handed out as assignments (stage 5: memory/ and trie/) has one
-# table each, named after the test binary built in the assignment's folder.
-GROUPS_FILE = $(if $(STAGE),$(wildcard $(STAGE)_*/tests/groups.txt $(STAGE)_*/*/tests/groups.txt))
+# stage with rooms (stage 4: its own code and wormhole/; stage 5: memory/
+# and trie/) has one table each, named after the test binary built in the
+# assignment's folder; STAGE=stage4_wormhole shows the room's alone.
+GROUPS_FILE = $(if $(STAGE),$(if $(ROOM),$(wildcard $(STAGE)_*/$(ROOM)/tests/groups.txt),$(wildcard $(STAGE)_*/tests/groups.txt $(STAGE)_*/*/tests/groups.txt)))
 JUNIT = $(abspath $(BUILD_DIR))/ctest-$(STAGE).xml
 # ctest's console output, kept for the table: it names the signal a crashed
 # test died of, which the JUnit file leaves out.
@@ -285,8 +305,8 @@ ifneq ($(SUBMISSION),)
 	@cmake/deps.sh build
 	@if [ -z "$(STAGE)" ]; then echo "make grade SUBMISSION=...: name the stage, e.g. STAGE=stage1 (or make stage1 grade SUBMISSION=...)" >&2; exit 2; fi
 	/usr/bin/python3 $(GRADE_SUBMISSION)/grade_submission.py \
-	  --submission=$(SUBMISSION) --stage=$(STAGE) --jobs=$(JOBS) \
-	  --json=$(GRADES)/$(notdir $(abspath $(SUBMISSION)))-$(STAGE).json \
+	  --submission=$(SUBMISSION) --stage=$(ASSIGNMENT) --jobs=$(JOBS) \
+	  --json=$(GRADES)/$(notdir $(abspath $(SUBMISSION)))-$(ASSIGNMENT).json \
 	  $(if $(PRIVATE_TESTS),--private-tests=$(PRIVATE_TESTS)) \
 	  $(if $(call GIVEN,N),--n=$(N)) $(if $(call GIVEN,THREADS),--threads=$(THREADS)) \
 	  $(if $(call GIVEN,SECONDS),--seconds=$(SECONDS)) \
@@ -298,7 +318,7 @@ else
 	cmake --build $(RELEASE_DIR) -j $(JOBS) --target kvgrade
 	@mkdir -p $(RESULTS)
 	$(PRELOAD) $(RELEASE_DIR)/benchmarks/kvgrade --store=$(GRADE_STORE) --n=$(N) \
-	  --threads=$(THREADS) --seconds=$(SECONDS) $(if $(STAGE),--stage=$(STAGE)) \
+	  --threads=$(THREADS) --seconds=$(SECONDS) $(if $(GRADE_SECTION),--stage=$(GRADE_SECTION)) \
 	  --json=$(RESULTS)/grade-$(subst :,_,$(GRADE_STORE)).json $(GRADE_FLAGS)
 endif
 
@@ -312,7 +332,7 @@ leaderboard:
 SUBMISSIONS ?=
 gradescope:
 	@if [ -z "$(STAGE)" ] || [ -z "$(OUT)" ]; then echo "make gradescope: name the stage and the zip, e.g. make gradescope STAGE=stage1 OUT=stage1-autograder.zip" >&2; exit 2; fi
-	/usr/bin/python3 $(GRADE_SUBMISSION)/gradescope/package.py --stage $(STAGE) --out $(OUT) \
+	/usr/bin/python3 $(GRADE_SUBMISSION)/gradescope/package.py --stage $(ASSIGNMENT) --out $(OUT) \
 	  $(if $(PRIVATE_TESTS),--private-tests=$(PRIVATE_TESTS)) \
 	  $(if $(SUBMISSION_FLAGS),--grader-flags="$(SUBMISSION_FLAGS)")
 
@@ -326,7 +346,7 @@ grade-class:
 	@cmake/deps.sh build
 	@if [ -z "$(STAGE)" ] || [ -z "$(SUBMISSIONS)" ]; then echo "make grade-class: name the folder and the stage, e.g. make grade-class SUBMISSIONS=submissions STAGE=stage1" >&2; exit 2; fi
 	/usr/bin/python3 $(GRADE_SUBMISSION)/grade_class.py --submissions $(SUBMISSIONS) \
-	  --stage $(STAGE) --grades $(GRADES) --jobs $(JOBS) \
+	  --stage $(ASSIGNMENT) --grades $(GRADES) --jobs $(JOBS) \
 	  $(if $(PRIVATE_TESTS),--private-tests=$(PRIVATE_TESTS)) \
 	  --grader-flags="$(if $(call GIVEN,N),--n=$(N)) $(if $(call GIVEN,THREADS),--threads=$(THREADS)) $(if $(call GIVEN,SECONDS),--seconds=$(SECONDS)) $(SUBMISSION_FLAGS)"
 
@@ -382,7 +402,7 @@ durability-exercises: $(BUILD_DIR)/build.ninja
 handout:
 	@if [ -z "$(OUT)" ]; then echo "make handout: name the directory, e.g. make handout OUT=/tmp/handout" >&2; exit 2; fi
 	/usr/bin/python3 benchmarks/tools/handout.py $(OUT) \
-	  $(if $(filter command line environment,$(origin STAGES)),--stages "$(STAGES)",$(if $(STAGE),--stages $(STAGE)))
+	  $(if $(filter command line environment,$(origin STAGES)),--stages "$(STAGES)",$(if $(STAGE),--stages $(ASSIGNMENT)))
 
 # The fuzz build: clang, ASan+UBSan and libFuzzer's coverage (KVLAB_FUZZ).
 $(FUZZ_DIR)/build.ninja:
@@ -404,7 +424,9 @@ fuzz-check: fuzz-build
 
 # make [stageN] grade-check: the submission grader on the kit's stages and
 # on broken copies of them (benchmarks/grade/submission/tests/fixtures,
-# docs/grading.md), one ctest test a stage; each copy must score what its
+# docs/grading.md), one ctest test a stage or assignment in a room
+# (grade_submission_stage4_wormhole; make stage4 grade-check runs stage 4's
+# and its rooms', STAGE=stage4_wormhole the room's); each copy must score what its
 # expected.json says. The grades build the kit themselves (Release,
 # ASan+UBSan, TSan for stage 4) in $(BUILD_DIR)/grade_fixtures, one stage
 # after another, so this needs only the configured build directory. LONG=1
@@ -414,7 +436,7 @@ grade-check: $(BUILD_DIR)/build.ninja
 	@cmake/deps.sh build
 	@$(call WITH_BENCHMARKS,$(BUILD_DIR))
 	cd $(BUILD_DIR) && ctest --output-on-failure \
-	  $(if $(STAGE),-R '^grade_submission_$(STAGE)$$',-L '^grade_fixtures$$$(if $(LONG),|^grade_end_to_end$$)')
+	  $(if $(STAGE),-R '^grade_submission_$(if $(ROOM),$(ASSIGNMENT),$(STAGE)(_[a-z0-9]+)?)$$',-L '^grade_fixtures$$$(if $(LONG),|^grade_end_to_end$$)')
 
 # make draw ARGS="...": kvlab-draw (Release) with those arguments.
 # make docs-images: the drawings the docs show, from docs/tools/draw_images.sh.

@@ -10,8 +10,9 @@ handout itself, a step after a failed one runs only if its `if:` says
 fails and prints the progress table) and the grade still runs and prints
 a grade block with less than full marks.
 
-With --parse-only (make test, in seconds): handouts of stage 1 and of
-stage 5's two assignments, each workflow read and checked, nothing run.
+With --parse-only (make test, in seconds): handouts of stage 1, of stage
+4's two assignments (the compressed trie and its wormhole room) and of
+stage 5's two, each workflow read and checked, nothing run.
 
 The handouts are written to a temporary folder (a handout must lie outside
 the kit) and removed after.
@@ -120,8 +121,10 @@ def main(argv):
 
 def parse_only(kit, work):
     for stages, want in (("stage1", ["stage1"]),
+                         ("stage4 stage4_wormhole",
+                          ["stage4", "stage4_wormhole"]),
                          ("stage5", ["stage5_memory", "stage5_trie"])):
-        handout = os.path.join(work, stages)
+        handout = os.path.join(work, stages.replace(" ", "-"))
         make_handout(kit, handout, stages)
         entries = check_matrix(read_workflow(handout), handout)
         if [(e["assignment"], e["stage"]) for e in entries] != [
@@ -130,7 +133,7 @@ def parse_only(kit, work):
         job = read_workflow(handout)
         runs = [s["run"] for s in job["steps"] if "run" in s]
         if runs != ["cmake/deps.sh build",
-                    "make ${{ matrix.stage }} test",
+                    "make test STAGE=${{ matrix.assignment }}",
                     "make grade SUBMISSION=. STAGE=${{ matrix.assignment }} "
                     "UNSANDBOXED=1"]:
             fail(f"the steps: {runs}")

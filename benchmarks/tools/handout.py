@@ -11,7 +11,9 @@ chapter is docs/<stage folder>_<room>.md or docs/stageN_<room>.md if there
 is one, else the stage's docs/<stage folder>.md. "stage5" names all of the
 stage's assignments; an assignment not handed out keeps its reference code.
 A stage with rooms may keep code outside them (stage 4's ctrie in src/):
-that code is the assignment named by the stage alone (stage4).
+that code is the assignment named by the stage alone (stage4), which then
+names it alone, as the grader's STAGE=stage4 does (stage4_wormhole is the
+room; "stage4 stage4_wormhole" hands out both).
 A subfolder without a groups.txt (stage5_hyperion/arenas/, given with the
 trie) is no assignment: it is copied as it is.
 
@@ -461,7 +463,9 @@ def count_stubs(stubs, units, dirs, rooms):
     counts = {}
     for unit in units:
         where = rooms[unit].prefix if unit in rooms else dirs[unit] + "/"
-        mine = [s for s in stubs if s.path.startswith(where)]
+        # A room lies inside its stage's folder: its stubs are its own.
+        mine = [s for s in stubs if s.path.startswith(where) and
+                unit_of(s.path, rooms) == unit]
         exercises = sum(1 for s in mine if is_exercise(s))
         counts[unit] = (len(mine) - exercises, exercises)
     return counts
@@ -570,7 +574,10 @@ def main(argv):
             print("%s (%s): %d functions, %d exercise answers" %
                   ((unit, where) + counts[unit]))
             for s in stubs:
-                if s.path.startswith(where + "/"):
+                # The unit's own: a room's stubs lie under its stage's
+                # folder too, but belong to the room's assignment.
+                if s.path.startswith(where + "/") and \
+                        unit_of(s.path, rooms) == unit:
                     print("  %-40s %s:%d  %s" %
                           (s.function, s.path, s.line, s.docs))
         extra = [s for s in stubs if s.path in ALWAYS_CUT]

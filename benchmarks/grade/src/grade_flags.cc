@@ -24,7 +24,11 @@ std::string GradeUsage(const std::string& program) {
       "Grades a store the way the course did: load, checked phase, timed "
       "phase.\n"
       "  --store=SPEC          (kvgrade) the registered store, e.g. avl\n"
-      "  --stage=stageN        rubric section (default: the store's stage)\n"
+      "  --stage=stageN        rubric section (default: the store's stage), "
+      "or\n"
+      "                        an assignment's (stage4_wormhole: its own "
+      "lines,\n"
+      "                        its stage's where it has none)\n"
       "  --n=N                 pairs to load (default ",
       d.n, ")\n",
       "  --threads=T           threads of the timed phase (default ", d.threads,

@@ -40,9 +40,9 @@ int GradeMain(int argc, char** argv, const GradeSource& source) {
   const std::string stage =
       options.stage.empty() ? source.stage : options.stage;
   const std::vector<RubricRule> rules = RulesFor(*rubric, stage);
-  bool stage_known = false;
-  for (const std::string& s : StagesOf(*rubric)) stage_known |= s == stage;
-  if (!stage_known) {
+  // An assignment ("stage4_wormhole") is known by its own lines or its
+  // stage's.
+  if (!RubricKnows(*rubric, stage)) {
     std::cerr << program << ": the rubric has no stage '" << stage
               << "' (--stage=...; it has:";
     for (const std::string& s : StagesOf(*rubric)) std::cerr << " " << s;

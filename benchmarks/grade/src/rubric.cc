@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <set>
 #include <sstream>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -89,13 +91,44 @@ absl::StatusOr<std::vector<RubricRule>> ReadRubric(
   return rules;
 }
 
+std::string_view StageOfAssignment(std::string_view assignment) {
+  if (assignment.substr(0, 5) != "stage") return assignment;
+  size_t end = 5;
+  while (end < assignment.size() &&
+         absl::ascii_isdigit(static_cast<unsigned char>(assignment[end]))) {
+    ++end;
+  }
+  if (end == 5 || end == assignment.size() || assignment[end] != '_') {
+    return assignment;
+  }
+  return assignment.substr(0, end);
+}
+
 std::vector<RubricRule> RulesFor(const std::vector<RubricRule>& rules,
                                  std::string_view stage) {
+  const std::string_view base = StageOfAssignment(stage);
+  std::set<std::string> own;  // the metrics the assignment has lines for
+  if (base != stage) {
+    for (const RubricRule& rule : rules) {
+      if (rule.stage == stage) own.insert(rule.metric);
+    }
+  }
   std::vector<RubricRule> chosen;
   for (const RubricRule& rule : rules) {
-    if (rule.stage == "*" || rule.stage == stage) chosen.push_back(rule);
+    if (rule.stage == "*" || rule.stage == stage ||
+        (base != stage && rule.stage == base && !own.contains(rule.metric))) {
+      chosen.push_back(rule);
+    }
   }
   return chosen;
+}
+
+bool RubricKnows(const std::vector<RubricRule>& rules, std::string_view stage) {
+  const std::string_view base = StageOfAssignment(stage);
+  for (const RubricRule& rule : rules) {
+    if (rule.stage == stage || rule.stage == base) return true;
+  }
+  return false;
 }
 
 std::vector<std::string> StagesOf(const std::vector<RubricRule>& rules) {

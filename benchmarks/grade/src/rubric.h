@@ -8,7 +8,10 @@
 //   stage1    tps             >=  100000     20
 //   *         load_seconds    <=  300        10
 //
-// A rule whose stage is '*' applies to every stage. The metrics are those
+// A rule whose stage is '*' applies to every stage. A stage handed out as
+// several assignments may give one its own lines ("stage4_wormhole"): for
+// that assignment they replace the stage's lines of the same metric, and
+// the stage's other lines still apply. The metrics are those
 // GradeMetrics names (grade_run.h): correct, load_seconds, tps,
 // cpu_seconds, peak_rss_mib, bytes_per_key. The operators are >=, <= and ==.
 //
@@ -30,7 +33,7 @@
 namespace kvgrade {
 
 struct RubricRule {
-  std::string stage;   // "stage1", or "*" for every stage
+  std::string stage;   // "stage1", "stage4_wormhole", or "*" for every stage
   std::string metric;  // "tps"
   std::string op;      // ">=", "<=" or "=="
   double threshold = 0;
@@ -51,12 +54,22 @@ absl::StatusOr<std::vector<RubricRule>> ParseRubric(
 absl::StatusOr<std::vector<RubricRule>> ReadRubric(
     const std::string& path, const std::vector<std::string>& known_metrics);
 
-// The rules for `stage` (its own and the '*' ones), in file order.
+// The stage an assignment belongs to: "stage4" for "stage4_wormhole" (and
+// for "stage4"); a name that is not stageN[_...] is its own stage.
+std::string_view StageOfAssignment(std::string_view assignment);
+
+// The rules for `stage`, a stage or an assignment of one, in file order:
+// the '*' ones, the assignment's own, and its stage's for the metrics the
+// assignment has no line of its own for.
 std::vector<RubricRule> RulesFor(const std::vector<RubricRule>& rules,
                                  std::string_view stage);
 
-// The stages the rubric names (without '*').
+// The stages and assignments the rubric names (without '*').
 std::vector<std::string> StagesOf(const std::vector<RubricRule>& rules);
+
+// Whether the rubric has lines for `stage`, or for the stage an assignment
+// belongs to.
+bool RubricKnows(const std::vector<RubricRule>& rules, std::string_view stage);
 
 struct RuleResult {
   RubricRule rule;

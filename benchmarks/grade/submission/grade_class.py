@@ -31,10 +31,11 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from grading import collect  # noqa: E402
+from grading import collect, source_tree  # noqa: E402
 from grading.report import points  # noqa: E402
 
 GRADER = os.path.join(HERE, "grade_submission.py")
+KIT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 BAR = 24
 
 
@@ -78,6 +79,24 @@ def flagged(submissions):
         return {}
     return {s["name"]: s["problems"] for s in manifest.get("students", [])
             if s.get("problems")}
+
+
+def check_stage(args):
+    """Why the kit cannot grade --stage (a typo, an assignment the stage
+    does not have), or "": asked once, not once per submission. The kit is
+    the grader's (--kit among the grader flags, else this checkout)."""
+    flags = shlex.split(args.grader_flags)
+    kit = KIT
+    for i, flag in enumerate(flags):
+        if flag == "--kit" and i + 1 < len(flags):
+            kit = flags[i + 1]
+        elif flag.startswith("--kit="):
+            kit = flag[len("--kit="):]
+    try:
+        source_tree.resolve_stage(kit, args.stage)
+    except (source_tree.TreeError, OSError) as e:
+        return str(e)
+    return ""
 
 
 def grade_one(args, name, grades):
@@ -149,6 +168,10 @@ def main(argv):
     if not os.path.isdir(args.submissions):
         print(f"grade-class: {args.submissions} is not a folder",
               file=sys.stderr)
+        return 2
+    why = check_stage(args)
+    if why:
+        print(f"grade-class: {why}", file=sys.stderr)
         return 2
     names = sorted(e for e in os.listdir(args.submissions)
                    if os.path.isdir(os.path.join(args.submissions, e))

@@ -6,18 +6,23 @@
 
 The submission is a kvlab tree (a handout with the student's code). The
 grade builds the instructor's kit (this checkout) with the submission's
-stageN_*/src and stageN_*/include put in (for an assignment of stage 5,
-stage5_memory or stage5_trie, only its folder's: stage5_hyperion/memory or
-trie), everything else, tests included, from the kit; then, each in its own processes under a time and a memory
-limit:
+stageN_*/src and stageN_*/include put in, everything else, tests included,
+from the kit. A stage folder's rooms (subfolders with a tests/groups.txt of
+their own) are assignments of their own: stage4_wormhole takes only
+stage4_compressed_trie/wormhole's src and include, and stage4 only the
+stage folder's own (the compressed trie), since that folder has a
+tests/groups.txt too; stage 5, rooms only, is stage5_memory, stage5_trie,
+or stage5 for both (grading/source_tree.py). Then, each in its own
+processes under a time and a memory limit:
 
   build          Release, and every sanitizer build the rubric asks for
-  test groups    the stage's tests/groups.txt, one process per group
+  test groups    the assignment's tests/groups.txt, one process per group
+                 over the test binaries built in its folders
   sanitizers     the groups that pass, rerun under ASan+UBSan (and TSan
                  where the rubric has tsan_clean): clean or not
   private tests  PRIVATE_TESTS=dir: the instructor's extra gtest files,
                  compiled against the submission
-  workload       kvgrade on the stage's store at N pairs (default
+  workload       kvgrade on the assignment's store at N pairs (default
                  1,000,000): load, checked phase, timed threads, memory
 
 Every one of those processes runs in a sandbox (grading/sandbox.py,
@@ -25,7 +30,9 @@ bubblewrap): no network, only the files its step needs, limits on time,
 CPU, memory, processes, file size and disk. Where no sandbox can start the
 grader refuses, unless --unsandboxed says to run without one.
 
-Points come from benchmarks/rubric.txt. Prints a table and a
+Points come from benchmarks/rubric.txt: the stage's lines, where an
+assignment has lines of its own (stage4_wormhole) those for their metrics.
+Prints a table and a
 <<< BEGIN GRADE ... >>> END GRADE block, and writes the JSON. Exit status:
 0 when the submission was graded, whatever its score; 2 when it could not
 be (a usage error, a missing folder, a bad rubric or groups file, no
@@ -49,15 +56,24 @@ from grading import machine, parts, report, rubric, source_tree  # noqa: E402
 from grading import sandbox as sandbox_mod  # noqa: E402
 
 KIT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
-# The store each stage's workload runs on (the Makefile's STAGE_STORE_*).
+# The store each assignment's workload runs on (the Makefile's
+# STAGE_STORE_*): an assignment without its own entry (stage5_memory) runs
+# its stage's.
 STAGE_STORES = {"stage1": "avl", "stage2": "btree", "stage3": "trie_bst",
-                "stage4": "ctrie", "stage5": "hyperion"}
+                "stage3_ect": "ect", "stage4": "ctrie",
+                "stage4_wormhole": "wormhole", "stage5": "hyperion"}
 DEFAULT_N = 1_000_000
 DEFAULT_THREADS = 4
 DEFAULT_SECONDS = 5.0
 SEED = 42
 DEFAULT_DISK_MIB = 1024
 DEFAULT_MAX_PROCESSES = 512
+
+
+def store_for(assignment, stage):
+    """The workload's store of an assignment of `stage`; None if neither
+    has one."""
+    return STAGE_STORES.get(assignment) or STAGE_STORES.get(stage)
 
 
 def parse_args(argv):
@@ -68,8 +84,9 @@ def parse_args(argv):
     p.add_argument("--submission", required=True,
                    help="the student's kvlab tree")
     p.add_argument("--stage", required=True, help="stage1 ... stage5, or an "
-                   "assignment of a stage in parts: stage5_memory, "
-                   "stage5_trie (stage5: both)")
+                   "assignment in a room of a stage: stage4_wormhole (stage4: "
+                   "the compressed trie alone), stage5_memory, stage5_trie "
+                   "(stage5: both)")
     p.add_argument("--name", help="the submission's name in the report "
                    "(default: the folder's name)")
     p.add_argument("--kit", default=KIT, help="the instructor's kvlab "
@@ -82,11 +99,11 @@ def parse_args(argv):
                    "files compiled against the submission")
     p.add_argument("--rubric", help="default: KIT/benchmarks/rubric.txt")
     p.add_argument("--groups", help="the test groups (default: the kit's "
-                   "STAGE_*/tests/groups.txt, or each assignment's "
+                   "STAGE_*/tests/groups.txt, or the room's "
                    "STAGE_*/ROOM/tests/groups.txt, else one group per "
                    "binary)")
     p.add_argument("--store", help="the workload's store (default: the "
-                   "stage's: " + ", ".join(f"{k} {v}" for k, v in
+                   "assignment's: " + ", ".join(f"{k} {v}" for k, v in
                                             STAGE_STORES.items()) + ")")
     p.add_argument("--n", type=int, default=DEFAULT_N,
                    help=f"workload pairs (default {DEFAULT_N:,})")
@@ -164,26 +181,31 @@ class Grader:
         self.submission = os.path.abspath(args.submission)
         if not os.path.isdir(self.submission):
             raise source_tree.TreeError(f"{args.submission} is not a folder")
-        # A stage, or an assignment of one (stage5_memory): graded on the
-        # stage's rubric lines, test binaries and store, with only the
-        # assignment's sources and groups taken from the submission.
+        # A stage, or an assignment in a room of one (stage4_wormhole):
+        # only its folders' sources are the submission's, only the test
+        # binaries built there run, with its groups, rubric lines (its
+        # stage's where it has none of its own) and store.
         self.assignment = args.stage
-        (self.stage, self.stage_dir, self.student_dirs,
-         groups_paths) = source_tree.resolve_stage(self.kit, args.stage)
+        self.unit = source_tree.resolve_stage(self.kit, args.stage)
+        self.stage, self.stage_dir = self.unit.stage, self.unit.stage_dir
+        self.student_dirs = list(self.unit.folders)
+        groups_paths = list(self.unit.groups)
         self.rubric_path = os.path.abspath(
             args.rubric or os.path.join(self.kit, "benchmarks", "rubric.txt"))
         all_rules = rubric.read_rubric(self.rubric_path)
-        if self.stage not in rubric.stages_of(all_rules):
+        if not rubric.knows(all_rules, self.assignment):
             raise rubric.RubricError(
-                f"{self.rubric_path} has no rules for {self.stage} (it has "
-                f"{', '.join(rubric.stages_of(all_rules))})")
-        self.rules = rubric.rules_for(all_rules, self.stage)
-        self.store = args.store or STAGE_STORES.get(self.stage)
+                f"{self.rubric_path} has no rules for {self.assignment} (it "
+                f"has {', '.join(rubric.stages_of(all_rules))})")
+        self.rules = rubric.rules_for(all_rules, self.assignment)
+        self.store = args.store or store_for(self.assignment, self.stage)
         if not self.store:
             raise source_tree.TreeError(f"name the workload's store for "
-                                        f"{self.stage} with --store")
+                                        f"{self.assignment} with --store")
         self.plan, files, self.notes = source_tree.plan_tree(
             self.kit, self.submission, self.student_dirs)
+        self.notes += source_tree.sibling_changes(self.kit, self.submission,
+                                                  self.unit)
         self.sha256 = source_tree.submission_hash(self.submission, files)
         self.name = args.name or os.path.basename(
             os.path.normpath(self.submission))
@@ -313,7 +335,8 @@ class Grader:
             grade_parts.append(self.private_part(release))
         elif self.private:
             self.notes.append("the rubric has no private_tests line for "
-                              f"{self.stage}: the private tests did not run")
+                              f"{self.assignment}: the private tests did not "
+                              "run")
         workload_part, workload = self.workload_part(release)
         grade_parts.append(workload_part)
         return report.Grade(
@@ -336,15 +359,17 @@ class Grader:
         builds = {}
         private_flags = [f"-DKVLAB_PRIVATE_TESTS={self.private or ''}",
                          "-DKVLAB_PRIVATE_TESTS_STAGE="
-                         f"{self.stage if self.private else ''}"]
-        self.say("building Release (the stage's tests and kvgrade)")
+                         f"{self.stage if self.private else ''}",
+                         "-DKVLAB_PRIVATE_TESTS_ASSIGNMENT="
+                         f"{self.assignment if self.private else ''}"]
+        self.say(f"building Release ({self.assignment}'s tests and kvgrade)")
         directory = os.path.join(self.work, "release")
         release = parts.run_build(
             "release", self.tree, directory,
             ["-DCMAKE_BUILD_TYPE=Release", *private_flags], self.stage,
             ["kvgrade"], self.limits, self.env, self.logs, self.sandbox,
             self.build_view(directory, private=True),
-            self.build_view(directory))
+            self.build_view(directory), self.owns_binary)
         builds["release"] = release
         self.say(f"Release: {'ok' if release.ok else release.reason} "
                  f"({release.seconds:.0f} s)")
@@ -355,18 +380,26 @@ class Grader:
                     name, os.path.join(self.work, name),
                     reason="not built: the Release build failed")
                 continue
-            self.say(f"building {title} (the stage's tests)")
+            self.say(f"building {title} ({self.assignment}'s tests)")
             directory = os.path.join(self.work, name)
             view = self.build_view(directory)
             built = parts.run_build(
                 name, self.tree, directory,
                 [*flags, "-DKVLAB_PRIVATE_TESTS=",
-                 "-DKVLAB_PRIVATE_TESTS_STAGE="], self.stage, [],
-                self.limits, self.env, self.logs, self.sandbox, view, view)
+                 "-DKVLAB_PRIVATE_TESTS_STAGE=",
+                 "-DKVLAB_PRIVATE_TESTS_ASSIGNMENT="], self.stage, [],
+                self.limits, self.env, self.logs, self.sandbox, view, view,
+                self.owns_binary)
             builds[name] = built
             self.say(f"{title}: {'ok' if built.ok else built.reason} "
                      f"({built.seconds:.0f} s)")
         return builds
+
+    def owns_binary(self, build_dir, binary):
+        """Whether a test binary of the stage's (tests-stageN.txt) was
+        built from this assignment's folders: stage 4's ctrie tests, not
+        its wormhole room's."""
+        return self.unit.owns(os.path.relpath(binary, build_dir))
 
     def describe_build(self, build):
         flags = parts.compile_flags(build.directory, self.student_dirs[0])
@@ -511,7 +544,7 @@ class Grader:
         self.say(f"workload: kvgrade --store={self.store} --n={self.args.n}")
         metrics, correct, why = parts.run_workload(
             os.path.join(release.directory, "benchmarks", "kvgrade"),
-            store=self.store, stage=self.stage, n=self.args.n,
+            store=self.store, stage=self.assignment, n=self.args.n,
             threads=self.args.threads, seconds=self.args.seconds, seed=SEED,
             rubric_path=self.rubric_path, limits=self.limits, env=self.env,
             log_dir=self.logs, tree=self.tree, sandbox=self.sandbox,

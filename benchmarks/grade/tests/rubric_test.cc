@@ -3,7 +3,10 @@
 #include "rubric.h"
 
 #include <cmath>
+#include <string>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "grade_run.h"
 #include "gtest/gtest.h"
@@ -30,6 +33,42 @@ TEST(RubricTest, ParsesRulesCommentsAndBlankLines) {
   EXPECT_EQ(RulesFor(*rules, "stage1").size(), 2u);
   EXPECT_EQ(RulesFor(*rules, "stage9").size(), 1u);
   EXPECT_EQ(StagesOf(*rules), (std::vector<std::string>{"stage1", "stage2"}));
+}
+
+TEST(RubricTest, AnAssignmentsLinesReplaceItsStagesOfTheSameMetric) {
+  absl::StatusOr<std::vector<RubricRule>> rules = ParseRubric(
+      "* correct == 1 40\n"
+      "stage4 tps >= 200000 25\n"
+      "stage4 bytes_per_key <= 210 20\n"
+      "stage4_wormhole bytes_per_key <= 300 20\n"
+      "stage4_wormhole tps >= 100000 25\n",
+      GradeMetricNames());
+  ASSERT_TRUE(rules.ok()) << rules.status();
+  auto lines = [&](std::string_view stage) {
+    std::vector<std::string> out;
+    for (const RubricRule& r : RulesFor(*rules, stage)) {
+      out.push_back(absl::StrCat(r.stage, " ", r.metric));
+    }
+    return out;
+  };
+  EXPECT_EQ(lines("stage4"),
+            (std::vector<std::string>{"* correct", "stage4 tps",
+                                      "stage4 bytes_per_key"}));
+  EXPECT_EQ(
+      lines("stage4_wormhole"),
+      (std::vector<std::string>{"* correct", "stage4_wormhole bytes_per_key",
+                                "stage4_wormhole tps"}));
+  // An assignment without lines of its own is judged as its stage.
+  EXPECT_EQ(lines("stage4_other"), lines("stage4"));
+  EXPECT_TRUE(RubricKnows(*rules, "stage4_other"));
+  EXPECT_TRUE(RubricKnows(*rules, "stage4_wormhole"));
+  EXPECT_FALSE(RubricKnows(*rules, "stage5"));
+  EXPECT_FALSE(RubricKnows(*rules, "stage5_memory"));
+  EXPECT_EQ(StageOfAssignment("stage4_wormhole"), "stage4");
+  EXPECT_EQ(StageOfAssignment("stage12_a_b"), "stage12");
+  EXPECT_EQ(StageOfAssignment("stage4"), "stage4");
+  EXPECT_EQ(StageOfAssignment("stage_x"), "stage_x");
+  EXPECT_EQ(StageOfAssignment("peer"), "peer");
 }
 
 TEST(RubricTest, ErrorsNameTheLine) {

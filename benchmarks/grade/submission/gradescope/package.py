@@ -56,7 +56,8 @@ def add_text(archive, text, name):
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stage", required=True,
-                        help="stage1 ... stage5, or stage5_memory/_trie")
+                        help="stage1 ... stage5, or an assignment in a "
+                        "room: stage4_wormhole, stage5_memory, stage5_trie")
     parser.add_argument("--out", required=True, help="the zip to write")
     parser.add_argument("--kit", default=KIT)
     parser.add_argument("--private-tests",

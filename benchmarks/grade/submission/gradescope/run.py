@@ -92,7 +92,7 @@ def main(argv):
     results_dir = os.path.join(args.root, "results")
     os.makedirs(results_dir, exist_ok=True)
     results_path = os.path.join(results_dir, "results.json")
-    _, _, folders, _ = source_tree.resolve_stage(kit, config["stage"])
+    folders = source_tree.resolve_stage(kit, config["stage"]).folders
     upload = os.path.join(args.root, "submission")
     tree = find_tree(upload, folders) if os.path.isdir(upload) else None
     if tree is None:

@@ -115,9 +115,11 @@ BUILD_FILE_MIB = 4096
 
 def run_build(name, tree, directory, cmake_flags, stage, extra_targets,
               limits, env, log_dir, sandbox=None, configure_view=None,
-              build_view=None):
+              build_view=None, keep=None):
     """Configures `directory` from `tree` and builds the stage's test
-    binaries plus `extra_targets`. The Build says whether it worked."""
+    binaries plus `extra_targets`; with `keep`, a test binary only where
+    keep(directory, binary) says (an assignment's). The Build says whether
+    it worked."""
     result = Build(name, directory)
     configure = run_limited(
         ["cmake", "-S", tree, "-B", directory, "-G", "Ninja", *cmake_flags,
@@ -131,9 +133,11 @@ def run_build(name, tree, directory, cmake_flags, stage, extra_targets,
         result.reason = shorten(f"configure ({configure.describe()}): "
                                 f"{first_build_error(configure.output)}", tree)
         return result
-    binaries = stage_binaries(directory, stage)
+    binaries = [b for b in stage_binaries(directory, stage)
+                if keep is None or keep(directory, b)]
     if not binaries:
-        result.reason = f"the kit's build lists no test binary for {stage}"
+        result.reason = (f"the kit's build lists no test binary for {stage}"
+                         + (" in the assignment's folders" if keep else ""))
         return result
     targets = [os.path.basename(b) for b in binaries] + list(extra_targets)
     ok, reason, seconds = build_targets(name, tree, directory, targets,

@@ -7,6 +7,10 @@ One rule a line, whitespace-separated, '#' starts a comment:
     stage1  tps           >=     40000      25
     *       test_groups   share  1          60
 
+A stage's line applies to each of its assignments (stage4_wormhole) unless
+the assignment has a line of the same metric: its own lines replace the
+stage's for their metrics. '*' lines apply to every stage and assignment.
+
 The workload metrics are kvgrade's (correct, load_seconds, tps, cpu_seconds,
 peak_rss_mib, bytes_per_key); the submission parts are build, test_groups,
 asan_clean, tsan_clean and private_tests. The operators >=, <= and == give
@@ -17,6 +21,7 @@ leaves the submission parts out.
 
 import dataclasses
 import math
+import re
 
 WORKLOAD_METRICS = ("correct", "load_seconds", "tps", "cpu_seconds",
                     "peak_rss_mib", "bytes_per_key")
@@ -85,13 +90,33 @@ def read_rubric(path):
         raise RubricError(f"cannot read the rubric {path}: {e.strerror}") from e
 
 
+def stage_of(assignment):
+    """"stage4" for "stage4_wormhole" and "stage4"; a name that is not
+    stageN[_...] is its own stage."""
+    match = re.fullmatch(r"(stage\d+)_.+", assignment)
+    return match.group(1) if match else assignment
+
+
 def rules_for(rules, stage):
-    """The rules of `stage` (its own and the '*' ones), in file order."""
-    return [r for r in rules if r.stage in ("*", stage)]
+    """The rules of `stage`, a stage or an assignment of one, in file
+    order: the '*' ones, its own, and (for an assignment) its stage's of
+    the metrics it has no line of its own for."""
+    base = stage_of(stage)
+    own = {r.metric for r in rules if r.stage == stage} if base != stage \
+        else set()
+    return [r for r in rules if r.stage in ("*", stage) or (
+        base != stage and r.stage == base and r.metric not in own)]
 
 
 def stages_of(rules):
+    """The stages and assignments with lines of their own."""
     return sorted({r.stage for r in rules if r.stage != "*"})
+
+
+def knows(rules, stage):
+    """Whether the rubric has lines for `stage` or for its stage."""
+    names = stages_of(rules)
+    return stage in names or stage_of(stage) in names
 
 
 def scaled_for_n(rule, n):

@@ -11,6 +11,7 @@ so a build directory kept beside it recompiles only what changed from the
 previous submission: grading a class builds the kit once.
 """
 
+import dataclasses
 import glob
 import hashlib
 import os
@@ -39,31 +40,136 @@ def stage_dir_name(root, stage):
     return found[0]
 
 
+@dataclasses.dataclass(frozen=True)
+class Assignment:
+    """What one grade takes from a submission (resolve_stage).
+
+    name: "stage4", "stage4_wormhole" or "stage5"; stage: "stage4";
+    stage_dir: the stage's folder ("stage4_compressed_trie"); folders: the
+    student folders, relative to the kit, whose src/ and include/ are the
+    submission's; groups: the kit's groups files of those folders (absolute;
+    a stage without one has none on disk); others: the folders inside
+    `folders` that are assignments of their own (stage 4's wormhole/ when
+    grading "stage4"), whose files and test binaries this one leaves out;
+    siblings: the student folders of the stage's other assignments, which
+    this grade takes from the kit whatever the submission holds there."""
+    name: str
+    stage: str
+    stage_dir: str
+    folders: tuple
+    groups: tuple
+    others: tuple = ()
+    siblings: tuple = ()
+
+    def owns(self, rel):
+        """Whether `rel` (a path relative to the kit, or to a build
+        directory of it) lies in this assignment's folders."""
+        rel = rel.replace(os.sep, "/")
+        inside = lambda folder: rel.startswith(folder + "/")  # noqa: E731
+        return (any(inside(f) for f in self.folders) and
+                not any(inside(f) for f in self.others))
+
+
+def rooms_of(root, stage_dir):
+    """The subfolders of a stage's folder that are assignments of their
+    own: those with a tests/groups.txt, sorted."""
+    top = os.path.join(root, stage_dir)
+    return sorted(d for d in os.listdir(top)
+                  if os.path.isfile(os.path.join(top, d, "tests",
+                                                 "groups.txt")))
+
+
+def has_own_groups(root, stage_dir):
+    """Whether the stage's folder has a tests/groups.txt at its top: its
+    own src/ and include/ are then an assignment beside its rooms."""
+    return os.path.isfile(os.path.join(root, stage_dir, "tests",
+                                       "groups.txt"))
+
+
+def assignments_of(root, stage):
+    """The names a stage is graded under, each a whole grade: the stage
+    itself, then each room as stageN_<room> ("stage4", "stage4_wormhole";
+    stage 5, rooms only: "stage5" grades them all together, then
+    "stage5_memory", ...)."""
+    stage_dir = stage_dir_name(root, stage)
+    return [stage] + [f"{stage}_{r}" for r in rooms_of(root, stage_dir)]
+
+
 def resolve_stage(root, name):
-    """(stage, stage folder, student folders, groups files) for `name`: a
-    stage ("stage1": its folder), or an assignment of a stage whose folder
-    has rooms, subfolders with a tests/groups.txt of their own
-    ("stage5_memory": stage5_hyperion/memory; "stage5": every room, graded
-    together). The student's code is each student folder's src/ and
-    include/; the groups files are the kit's."""
+    """The Assignment `name` names in the kit at `root`.
+
+    A stage folder may hold rooms, subfolders with a tests/groups.txt of
+    their own (stage5_hyperion/memory): "stageN_<room>" is one room, its
+    src/, include/ and groups. "stageN" is the stage folder's own code when
+    that folder has a tests/groups.txt at its top (stage 4: the compressed
+    trie in stage4_compressed_trie/src; its rooms are graded apart, never
+    with it); otherwise every room together (stage 5), or the whole folder
+    for a stage without rooms (stage 1)."""
     match = re.fullmatch(r"(stage\d+)(?:_(\w+))?", name)
     if not match:
         raise TreeError(f"'{name}' is not a stage name (stage1, stage2, ..., "
                         "or an assignment such as stage5_memory)")
     stage, room = match.groups()
     stage_dir = stage_dir_name(root, stage)
-    rooms = sorted(d for d in os.listdir(os.path.join(root, stage_dir))
-                   if os.path.isfile(os.path.join(root, stage_dir, d, "tests",
-                                                  "groups.txt")))
+    rooms = rooms_of(root, stage_dir)
+    own = has_own_groups(root, stage_dir)
     if room:
         if room not in rooms:
+            names = [stage] * own + [f"{stage}_{r}" for r in rooms]
             raise TreeError(f"{stage} has no assignment {name}" +
-                            (f" (it has {', '.join(stage + '_' + r for r in rooms)})"
-                             if rooms else " (it is graded whole)"))
-        rooms = [room]
-    folders = [f"{stage_dir}/{r}" for r in rooms] or [stage_dir]
+                            (f" (it has {', '.join(names)})" if rooms
+                             else " (it is graded whole)"))
+        folders, others = [f"{stage_dir}/{room}"], []
+    elif own or not rooms:
+        folders, others = [stage_dir], [f"{stage_dir}/{r}" for r in rooms]
+    else:
+        folders, others = [f"{stage_dir}/{r}" for r in rooms], []
     groups = [os.path.join(root, f, "tests", "groups.txt") for f in folders]
-    return stage, stage_dir, folders, groups
+    every = [stage_dir] * own + [f"{stage_dir}/{r}" for r in rooms]
+    siblings = [f for f in every if f not in folders] if own or room else []
+    return Assignment(name, stage, stage_dir, tuple(folders), tuple(groups),
+                      tuple(others), tuple(siblings))
+
+
+def sibling_changes(kit, submission, assignment):
+    """Notes on the stage's other assignments whose sources (src/ and
+    include/) the submission changed: this grade builds the kit's there, so
+    a student who also worked on them learns that it counted nowhere here.
+    [] when the submission matches the kit or lacks those folders."""
+    notes = []
+    names = None
+    for folder in assignment.siblings:
+        if not os.path.isdir(os.path.join(submission, folder)):
+            continue
+        if names is None:
+            names = kit_files(kit)
+        theirs = set()
+        for sub in STUDENT_DIRS:
+            top = os.path.join(submission, folder, sub)
+            for dirpath, _, filenames in os.walk(top):
+                for name in filenames:
+                    path = os.path.join(dirpath, name)
+                    if os.path.isfile(path) and not os.path.islink(path):
+                        theirs.add(os.path.relpath(path, submission).replace(
+                            os.sep, "/"))
+        ours = {rel for rel in names if is_student_path(rel, folder)}
+        differ = sorted(theirs ^ ours)
+        for rel in sorted(theirs & ours):
+            with open(os.path.join(submission, rel), "rb") as a, \
+                    open(os.path.join(kit, rel), "rb") as b:
+                if a.read() != b.read():
+                    differ.append(rel)
+        if differ:
+            whose = (assignment.stage if folder == assignment.stage_dir else
+                     f"{assignment.stage}_{folder.rsplit('/', 1)[1]}")
+            shown = ", ".join(sorted(differ)[:5]) + (
+                f" and {len(differ) - 5} more" if len(differ) > 5 else "")
+            notes.append(f"not graded here: the submission changes "
+                         f"{len(differ)} file{'s' * (len(differ) > 1)} of "
+                         f"{folder}/src and include ({shown}), which belong "
+                         f"to {whose}; this grade built the kit's "
+                         f"(grade them as {whose})")
+    return notes
 
 
 def _folders(stage_dirs):
@@ -182,7 +288,9 @@ def submission_hash(submission, files):
     return digest.hexdigest()
 
 
-def _is_student_path(rel, stage_dirs):
+def is_student_path(rel, stage_dirs):
+    """Whether `rel` lies in the src/ or include/ of one of `stage_dirs`
+    (a folder, or a list of them): a file the submission gives."""
     return any(rel.startswith(f"{folder}/{sub}/")
                for folder in _folders(stage_dirs) for sub in STUDENT_DIRS)
 
@@ -194,9 +302,9 @@ def plan_tree(kit, submission, stage_dir):
     kit_names = kit_files(kit)
     student, links = submission_files(submission, stage_dir)
     plan = {rel: os.path.join(kit, rel) for rel in kit_names
-            if not _is_student_path(rel, stage_dir)}
+            if not is_student_path(rel, stage_dir)}
     plan.update({rel: os.path.join(submission, rel) for rel in student})
-    kit_student = {rel for rel in kit_names if _is_student_path(rel, stage_dir)}
+    kit_student = {rel for rel in kit_names if is_student_path(rel, stage_dir)}
     notes = []
     missing = sorted(kit_student - set(student))
     added = sorted(set(student) - kit_student)

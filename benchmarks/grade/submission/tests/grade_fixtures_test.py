@@ -73,6 +73,14 @@ sys.path.insert(0, os.path.dirname(HERE))
 from grading import source_tree  # noqa: E402
 
 
+def fixture_names():
+    """The stages and assignments with fixtures (FIXTURES/NAME/expected.json),
+    in the order grade-check grades them."""
+    names = [n for n in os.listdir(FIXTURES)
+             if os.path.isfile(os.path.join(FIXTURES, n, "expected.json"))]
+    return sorted(names, key=lambda n: (int(n[5:].split("_")[0]), n))
+
+
 def load_expected(stage):
     with open(os.path.join(FIXTURES, stage, "expected.json"),
               encoding="utf-8") as f:
@@ -196,8 +204,8 @@ def make_submission(kit, stage, variant, parent, want=None, targets=None):
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copy2(os.path.join(kit, rel), target)
     if "hostile" in want:
-        src = os.path.join(submission, source_tree.stage_dir_name(kit, stage),
-                           "src")
+        src = os.path.join(submission, source_tree.resolve_stage(
+            kit, stage).folders[0], "src")
         shutil.copy(os.path.join(FIXTURES, stage, "hostile", "hostile.h"),
                     src)
         with open(os.path.join(src, "hostile_target.h"), "w",

@@ -7,7 +7,9 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import textwrap
@@ -62,7 +64,8 @@ class GroupsTest(unittest.TestCase):
                          "a course handout has no fixtures")
     def test_the_fixture_groups_parse(self):
         for stage, count in (("stage1", 8), ("stage2", 9), ("stage3", 8),
-                             ("stage4", 6), ("stage5", 18)):
+                             ("stage4", 6), ("stage4_wormhole", 6),
+                             ("stage5", 18)):
             parsed = groups.read_groups(os.path.join(
                 grade_fixtures_test.FIXTURES, stage, "groups.txt"))
             self.assertEqual(len(parsed), count, stage)
@@ -98,6 +101,26 @@ class RubricTest(unittest.TestCase):
         self.assertEqual(rubric.judge(rules[2], float("nan")), (0.0, False))
         self.assertEqual(len(rubric.rules_for(rules, "stage2")), 1)
         self.assertEqual(rubric.stages_of(rules), ["stage1"])
+
+    def test_an_assignments_lines_replace_its_stages_of_that_metric(self):
+        rules = rubric.parse_rubric(
+            "* correct == 1 40\nstage4 tps >= 200000 25\n"
+            "stage4 bytes_per_key <= 210 20\n"
+            "stage4_wormhole bytes_per_key <= 300 20\n"
+            "stage4_wormhole tps >= 100000 25\n")
+        lines = lambda name: [(r.stage, r.metric)  # noqa: E731
+                              for r in rubric.rules_for(rules, name)]
+        self.assertEqual(lines("stage4"), [
+            ("*", "correct"), ("stage4", "tps"), ("stage4", "bytes_per_key")])
+        self.assertEqual(lines("stage4_wormhole"), [
+            ("*", "correct"), ("stage4_wormhole", "bytes_per_key"),
+            ("stage4_wormhole", "tps")])
+        # Without lines of its own an assignment is judged as its stage.
+        self.assertEqual(lines("stage4_other"), lines("stage4"))
+        self.assertTrue(rubric.knows(rules, "stage4_other"))
+        self.assertFalse(rubric.knows(rules, "stage5_memory"))
+        self.assertEqual(rubric.stage_of("stage4_wormhole"), "stage4")
+        self.assertEqual(rubric.stage_of("stage4"), "stage4")
 
     def test_load_time_limits_scale_with_n(self):
         rule = rubric.parse_rubric("stage1 load_seconds <= 90 15\n")[0]
@@ -446,31 +469,203 @@ class SourceTreeTest(unittest.TestCase):
             write(self.submission, f"stage5_hyperion/{room}/src/a.cc",
                   "student " + room)
         write(self.kit, "stage5_hyperion/CMakeLists.txt", "kit")
-        stage, stage_dir, folders, groups = source_tree.resolve_stage(
-            self.kit, "stage5_memory")
-        self.assertEqual((stage, stage_dir, folders),
+        unit = source_tree.resolve_stage(self.kit, "stage5_memory")
+        self.assertEqual((unit.stage, unit.stage_dir, unit.folders),
                          ("stage5", "stage5_hyperion",
-                          ["stage5_hyperion/memory"]))
-        self.assertEqual(groups, [os.path.join(
-            self.kit, "stage5_hyperion/memory/tests/groups.txt")])
+                          ("stage5_hyperion/memory",)))
+        self.assertEqual(unit.groups, (os.path.join(
+            self.kit, "stage5_hyperion/memory/tests/groups.txt"),))
+        self.assertEqual(unit.siblings, ("stage5_hyperion/trie",))
         plan, files, _ = source_tree.plan_tree(self.kit, self.submission,
-                                               folders)
+                                               unit.folders)
         # The other assignment's sources are the kit's.
         self.assertEqual(files, ["stage5_hyperion/memory/src/a.cc"])
         self.assertEqual(plan["stage5_hyperion/trie/src/a.cc"],
                          os.path.join(self.kit,
                                       "stage5_hyperion/trie/src/a.cc"))
-        _, _, folders, groups = source_tree.resolve_stage(self.kit, "stage5")
-        self.assertEqual(folders, ["stage5_hyperion/memory",
-                                   "stage5_hyperion/trie"])
-        self.assertEqual(len(groups), 2)
-        self.assertEqual(source_tree.resolve_stage(self.kit, "stage1")[2],
-                         ["stage1_bst"])
-        for name, message in (("stage5_arena", "no assignment stage5_arena"),
+        # Without groups of its own at its top, the stage is every room.
+        unit = source_tree.resolve_stage(self.kit, "stage5")
+        self.assertEqual(unit.folders, ("stage5_hyperion/memory",
+                                        "stage5_hyperion/trie"))
+        self.assertEqual((len(unit.groups), unit.others, unit.siblings),
+                         (2, (), ()))
+        self.assertEqual(source_tree.resolve_stage(self.kit, "stage1").folders,
+                         ("stage1_bst",))
+        for name, message in (("stage5_arena", "no assignment stage5_arena "
+                               "(it has stage5_memory, stage5_trie)"),
                               ("stage1_x", "graded whole")):
             with self.assertRaises(source_tree.TreeError) as caught:
                 source_tree.resolve_stage(self.kit, name)
             self.assertIn(message, str(caught.exception))
+
+    def root_and_room_kit(self):
+        """A stage 4 shaped as the kit's: its own code and groups at the
+        folder's top, a room wormhole/ with its own, a shared sync/."""
+        for rel in ("CMakeLists.txt", "src/trie.cc", "include/kvlab/t.h",
+                    "tests/groups.txt", "sync/src/epoch.cc",
+                    "wormhole/src/leaf.cc", "wormhole/include/kvlab/w.h",
+                    "wormhole/tests/groups.txt"):
+            write(self.kit, f"stage4_ct/{rel}", "kit " + rel)
+        for rel in ("src/trie.cc", "include/kvlab/t.h", "wormhole/src/leaf.cc",
+                    "wormhole/include/kvlab/w.h", "sync/src/epoch.cc"):
+            write(self.submission, f"stage4_ct/{rel}", "kit " + rel)
+
+    def test_a_stage_with_its_own_groups_and_a_room_is_two_assignments(self):
+        self.root_and_room_kit()
+        self.assertEqual(source_tree.assignments_of(self.kit, "stage4"),
+                         ["stage4", "stage4_wormhole"])
+        stage = source_tree.resolve_stage(self.kit, "stage4")
+        self.assertEqual((stage.folders, stage.others, stage.siblings),
+                         (("stage4_ct",), ("stage4_ct/wormhole",),
+                          ("stage4_ct/wormhole",)))
+        self.assertEqual(stage.groups, (os.path.join(
+            self.kit, "stage4_ct/tests/groups.txt"),))
+        room = source_tree.resolve_stage(self.kit, "stage4_wormhole")
+        self.assertEqual((room.folders, room.others, room.siblings),
+                         (("stage4_ct/wormhole",), (), ("stage4_ct",)))
+        self.assertEqual(room.groups, (os.path.join(
+            self.kit, "stage4_ct/wormhole/tests/groups.txt"),))
+        # What each takes from the submission: never the other's sources,
+        # nor the shared sync/.
+        _, files, _ = source_tree.plan_tree(self.kit, self.submission,
+                                            stage.folders)
+        self.assertEqual(files, ["stage4_ct/include/kvlab/t.h",
+                                 "stage4_ct/src/trie.cc"])
+        _, files, _ = source_tree.plan_tree(self.kit, self.submission,
+                                            room.folders)
+        self.assertEqual(files, ["stage4_ct/wormhole/include/kvlab/w.h",
+                                 "stage4_ct/wormhole/src/leaf.cc"])
+        # Its test binaries: the stage's own, not the room's.
+        self.assertTrue(stage.owns("stage4_ct/stage4_test"))
+        self.assertFalse(stage.owns("stage4_ct/wormhole/stage4_wormhole_test"))
+        self.assertTrue(room.owns("stage4_ct/wormhole/stage4_wormhole_test"))
+        self.assertFalse(room.owns("stage4_ct/stage4_test"))
+        self.assertFalse(stage.owns("stage5_x/stage5_test"))
+        with self.assertRaises(source_tree.TreeError) as caught:
+            source_tree.resolve_stage(self.kit, "stage4_sync")
+        self.assertIn("(it has stage4, stage4_wormhole)", str(caught.exception))
+
+    def test_changes_to_the_other_assignment_are_noted_not_graded(self):
+        self.root_and_room_kit()
+        stage = source_tree.resolve_stage(self.kit, "stage4")
+        room = source_tree.resolve_stage(self.kit, "stage4_wormhole")
+        self.assertEqual(source_tree.sibling_changes(
+            self.kit, self.submission, stage), [])
+        write(self.submission, "stage4_ct/wormhole/src/leaf.cc", "student")
+        write(self.submission, "stage4_ct/wormhole/src/new.h", "student")
+        notes = source_tree.sibling_changes(self.kit, self.submission, stage)
+        self.assertEqual(len(notes), 1)
+        self.assertIn("changes 2 files of stage4_ct/wormhole/src and "
+                      "include (stage4_ct/wormhole/src/leaf.cc, "
+                      "stage4_ct/wormhole/src/new.h), which belong to "
+                      "stage4_wormhole", notes[0])
+        self.assertEqual(source_tree.sibling_changes(
+            self.kit, self.submission, room), [])
+        write(self.submission, "stage4_ct/src/trie.cc", "student")
+        self.assertIn("which belong to stage4;", source_tree.sibling_changes(
+            self.kit, self.submission, room)[0])
+
+
+class KitAssignmentsTest(unittest.TestCase):
+    """The kit's own stages resolve to the code their groups test."""
+
+    def resolve(self, name):
+        return source_tree.resolve_stage(KIT, name)
+
+    def test_stage4_is_the_compressed_trie_and_its_room_the_wormhole(self):
+        stage = self.resolve("stage4")
+        self.assertEqual(stage.folders, ("stage4_compressed_trie",))
+        self.assertEqual(stage.others, ("stage4_compressed_trie/wormhole",))
+        self.assertEqual(stage.groups, (os.path.join(
+            KIT, "stage4_compressed_trie/tests/groups.txt"),))
+        self.assertEqual(grade_submission.store_for("stage4", "stage4"),
+                         "ctrie")
+        room = self.resolve("stage4_wormhole")
+        self.assertEqual(room.folders, ("stage4_compressed_trie/wormhole",))
+        self.assertEqual(room.groups, (os.path.join(
+            KIT, "stage4_compressed_trie/wormhole/tests/groups.txt"),))
+        self.assertEqual(grade_submission.store_for("stage4_wormhole",
+                                                    "stage4"), "wormhole")
+        self.assertTrue(stage.owns("stage4_compressed_trie/stage4_test"))
+        self.assertFalse(stage.owns(
+            "stage4_compressed_trie/wormhole/stage4_wormhole_test"))
+
+    def test_stage5_is_every_room_and_stage5_memory_one(self):
+        stage = self.resolve("stage5")
+        self.assertEqual(stage.folders, ("stage5_hyperion/memory",
+                                         "stage5_hyperion/trie"))
+        self.assertEqual(len(stage.groups), 2)
+        room = self.resolve("stage5_memory")
+        self.assertEqual(room.folders, ("stage5_hyperion/memory",))
+        self.assertEqual(grade_submission.store_for("stage5_memory",
+                                                    "stage5"), "hyperion")
+
+    def test_every_assignment_has_a_groups_file_and_rubric_lines(self):
+        rules = rubric.read_rubric(os.path.join(KIT, "benchmarks",
+                                                "rubric.txt"))
+        for stage in ("stage1", "stage2", "stage3", "stage4", "stage5"):
+            for name in source_tree.assignments_of(KIT, stage):
+                unit = self.resolve(name)
+                self.assertTrue(all(os.path.isfile(g) for g in unit.groups),
+                                name)
+                self.assertTrue(rubric.knows(rules, name), name)
+                self.assertIsNotNone(
+                    grade_submission.store_for(name, unit.stage), name)
+
+
+@unittest.skipUnless(os.path.isdir(grade_fixtures_test.FIXTURES),
+                     "a course handout has no fixtures")
+class FixturePatchesTest(unittest.TestCase):
+    """Every broken copy of every fixture changes a file the grader takes
+    from the submission for the fixture's assignment. A patch that changes
+    none is graded on the kit's own sources: the reference's sha256, "0
+    files written", full marks, and the fixture test then proves nothing
+    about the grader (as stage 4's copies were once graded on the wormhole
+    room's sources, untouched). Seconds: only the assignment's src/ and
+    include/ and the patched files are copied."""
+
+    def test_every_broken_copy_changes_what_its_assignment_grades(self):
+        kit_names = source_tree.kit_files(KIT)
+        for name in grade_fixtures_test.fixture_names():
+            unit = source_tree.resolve_stage(KIT, name)
+            graded = [r for r in kit_names
+                      if source_tree.is_student_path(r, unit.folders)]
+            expected = grade_fixtures_test.load_expected(name)
+            for variant, want in expected["variants"].items():
+                if variant == "reference":
+                    continue
+                with self.subTest(fixture=name, variant=variant):
+                    self.check_patch(unit, graded, os.path.join(
+                        grade_fixtures_test.FIXTURES, name,
+                        want.get("patch", variant) + ".patch"))
+
+    def check_patch(self, unit, graded, patch):
+        with open(patch, encoding="utf-8") as f:
+            touched = [line[len("+++ b/"):].split("\t")[0].strip()
+                       for line in f if line.startswith("+++ b/")]
+        self.assertTrue(touched, f"{patch} changes no file")
+        with tempfile.TemporaryDirectory() as copy:
+            for rel in sorted(set(graded) | set(touched)):
+                if os.path.isfile(os.path.join(KIT, rel)):
+                    os.makedirs(os.path.dirname(os.path.join(copy, rel)),
+                                exist_ok=True)
+                    shutil.copy2(os.path.join(KIT, rel),
+                                 os.path.join(copy, rel))
+            files, _ = source_tree.submission_files(copy, unit.folders)
+            reference = source_tree.submission_hash(copy, files)
+            result = subprocess.run(
+                ["patch", "-p1", "--batch", "--forward", "--silent", "-i",
+                 patch], cwd=copy, capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, f"{patch} does not apply: "
+                             f"{result.stdout}{result.stderr}")
+            files, _ = source_tree.submission_files(copy, unit.folders)
+            self.assertNotEqual(
+                source_tree.submission_hash(copy, files), reference,
+                f"{os.path.basename(patch)} changes none of the files "
+                f"{unit.name} takes from a submission ("
+                f"{', '.join(f + '/src, include' for f in unit.folders)}; "
+                f"it changes {', '.join(touched)}): graded, it would be the "
+                "reference")
 
 
 class PartsTest(unittest.TestCase):
@@ -764,7 +959,7 @@ class FixtureExpectationsTest(unittest.TestCase):
     @unittest.skipUnless(os.path.isdir(grade_fixtures_test.FIXTURES),
                          "a course handout has no fixtures")
     def test_every_patch_has_an_expected_grade(self):
-        for stage in ("stage1", "stage2", "stage3", "stage4", "stage5"):
+        for stage in grade_fixtures_test.fixture_names():
             expected = grade_fixtures_test.load_expected(stage)
             patches = {f[:-len(".patch")] for f in os.listdir(os.path.join(
                 grade_fixtures_test.FIXTURES, stage)) if f.endswith(".patch")}

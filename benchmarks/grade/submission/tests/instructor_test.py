@@ -382,6 +382,23 @@ class GradeClassTest(unittest.TestCase):
                                             "2026-11-29T00:00:00Z"])
 
 
+class GradeClassStageTest(unittest.TestCase):
+    def test_an_assignment_the_kit_lacks_is_refused_before_any_grade(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "subs", "ann"))
+            result = subprocess.run(
+                [sys.executable, os.path.join(SUBMISSION_DIR,
+                                              "grade_class.py"),
+                 "--submissions", os.path.join(tmp, "subs"), "--stage",
+                 "stage4_wormhol", "--grades", os.path.join(tmp, "grades"),
+                 "--grader", os.path.join(tmp, "no-grader.py")],
+                capture_output=True, text=True)
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertIn("stage4 has no assignment stage4_wormhol (it has "
+                          "stage4, stage4_wormhole)", result.stderr)
+            self.assertFalse(os.path.exists(os.path.join(tmp, "grades")))
+
+
 class GradebookTest(unittest.TestCase):
     def test_stages_side_by_side(self):
         with tempfile.TemporaryDirectory() as tmp:
