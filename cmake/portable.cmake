@@ -29,5 +29,5 @@ if(NOT KVLAB_SANITIZE AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU"
             ${CMAKE_BINARY_DIR}/library-sources.txt
             ${CMAKE_BINARY_DIR}/cross-aarch64 --jobs 2)
   set_tests_properties(cross_compile_aarch64 PROPERTIES
-    LABELS portable TIMEOUT 600)
+    LABELS portable TIMEOUT 1200)
 endif()
