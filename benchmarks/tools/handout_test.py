@@ -290,7 +290,7 @@ class CountsTest(unittest.TestCase):
                   encoding="utf-8") as fh:
             text = fh.read()
         table = {}
-        for m in re.finditer(r"^\s*\| (\d)( memory| trie| wormhole)? \| (.*) \| \[",
+        for m in re.finditer(r"^\s*\| (\d)( memory| trie| wormhole| ect)? \| (.*) \| \[",
                              text, re.M):
             unit = "stage" + m.group(1) + (
                 "_" + m.group(2).strip() if m.group(2) else "")

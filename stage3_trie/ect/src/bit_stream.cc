@@ -5,6 +5,7 @@
 namespace kvlab::ect {
 
 void BitWriter::Write(uint64_t bits, int count) {
+  // handout: BitWriter::Write -> #bits-most-significant-first
   if (count <= 0) return;
   if (count < 64) bits &= (uint64_t{1} << count) - 1;
   const int used = static_cast<int>(size_ % 64);
@@ -20,6 +21,7 @@ void BitWriter::Write(uint64_t bits, int count) {
     }
   }
   size_ += static_cast<uint64_t>(count);
+  // handout: end
 }
 
 void BitWriter::WriteZeros(uint64_t count) {
@@ -36,6 +38,7 @@ std::vector<uint64_t> BitWriter::Release() {
 }
 
 uint64_t BitReader::Read(int count) {
+  // handout: BitReader::Read -> #bits-most-significant-first
   if (count <= 0) return 0;
   if (position_ + static_cast<uint64_t>(count) > size_) {
     // Past the end: the bits that exist, then zeros.
@@ -63,6 +66,7 @@ uint64_t BitReader::Read(int count) {
   }
   position_ += static_cast<uint64_t>(count);
   return value;
+  // handout: end
 }
 
 int BitReader::ReadZerosThenOne(int limit) {

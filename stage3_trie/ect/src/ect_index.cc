@@ -30,6 +30,7 @@ uint64_t EctIndex::DataEnd(uint64_t b) const {
 }
 
 absl::StatusOr<SlotLocation> EctIndex::Find(uint64_t hashkey) const {
+  // handout: EctIndex::Find -> #4-the-index-and-the-file
   SlotLocation loc;
   loc.bucket = BucketOf(hashkey, bucket_bits_);
   BitReader in(trie_words_.data(), trie_bits_, TrieStart(loc.bucket));
@@ -50,6 +51,7 @@ absl::StatusOr<SlotLocation> EctIndex::Find(uint64_t hashkey) const {
   loc.slot_bytes = (end - start - kBucketHeaderBytes) / loc.keys;
   loc.offset = start + kBucketHeaderBytes + loc.rank * loc.slot_bytes;
   return loc;
+  // handout: end
 }
 
 size_t EctIndex::MemoryBytes() const {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <new>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -13,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "kvlab/ect/data_file.h"
+#include "kvlab/ect/external_sort.h"
 #include "kvlab/ect/hash_key.h"
 #include "kvlab/ect/slot_format.h"
 
@@ -29,12 +29,53 @@ std::string TombsName(uint64_t generation) {
   return absl::StrCat("tombs-", generation % 2);
 }
 
-// One buffered write, sorted by (hashkey, key) for the merge.
-struct BufferEntry {
-  uint64_t hashkey;
-  std::string key;
-  std::string value;
-  bool tombstone;
+constexpr char kSortPrefix[] = "sort-";
+
+// The external sort's output, one record per (hashkey, key): of the records
+// of one key, the last added (the newest write).
+class NewestWrites {
+ public:
+  explicit NewestWrites(ExternalSorter* sorter) : sorter_(sorter) {}
+
+  // Moves to the next key's newest write; false after the last.
+  absl::StatusOr<bool> Advance() {
+    if (!has_peek_) {
+      absl::StatusOr<bool> more = sorter_->Next(&peek_);
+      if (!more.ok()) return more.status();
+      if (!*more) return has_current_ = false;
+    }
+    current_ = std::move(peek_);
+    has_peek_ = false;
+    for (;;) {
+      absl::StatusOr<bool> more = sorter_->Next(&peek_);
+      if (!more.ok()) return more.status();
+      if (!*more) break;
+      if (peek_.hashkey != current_.hashkey || peek_.key != current_.key) {
+        has_peek_ = true;
+        break;
+      }
+      current_ = std::move(peek_);
+    }
+    return has_current_ = true;
+  }
+
+  bool has_current() const { return has_current_; }
+  const SortRecord& current() const { return current_; }
+  // Whether the current write sorts before (hashkey, key).
+  bool Before(uint64_t hashkey, std::string_view key) const {
+    return has_current_ && (current_.hashkey < hashkey ||
+                            (current_.hashkey == hashkey &&
+                             std::string_view(current_.key) < key));
+  }
+  bool Is(uint64_t hashkey, std::string_view key) const {
+    return has_current_ && current_.hashkey == hashkey && current_.key == key;
+  }
+
+ private:
+  ExternalSorter* const sorter_;
+  SortRecord current_, peek_;
+  bool has_current_ = false;
+  bool has_peek_ = false;
 };
 
 }  // namespace
@@ -64,9 +105,11 @@ absl::StatusOr<std::unique_ptr<EctStore>> EctStore::Open(
   if (options.dir.empty()) {
     return absl::InvalidArgumentError("ect: no directory given (dir=...)");
   }
-  if (options.bucket_size < 1 || options.merge_pairs < 1) {
+  if (options.bucket_size < 1 || options.merge_pairs < 1 ||
+      options.sort_memory_bytes < 1) {
     return absl::InvalidArgumentError(
-        "ect: bucket_size and merge_pairs must be at least 1");
+        "ect: bucket_size, merge_pairs and sort_memory_bytes must be at "
+        "least 1");
   }
   absl::StatusOr<HuffmanTables> tables = HuffmanTables::Build(options.hmax);
   if (!tables.ok()) return tables.status();
@@ -146,6 +189,11 @@ absl::Status EctStore::Recover() {
       removed.push_back(n);
     }
   }
+  // Runs of a sort that a crash interrupted.
+  absl::StatusOr<std::vector<std::string>> runs =
+      RemoveSortLeftovers(env_, options_.dir, kSortPrefix);
+  if (!runs.ok()) return runs.status();
+  removed.insert(removed.end(), runs->begin(), runs->end());
   if (absl::Status s = ClearDir(PutsName(generation_ + 1)); !s.ok()) return s;
   if (absl::Status s = ClearDir(TombsName(generation_ + 1)); !s.ok()) return s;
 
@@ -327,7 +375,7 @@ void EctStore::MaybeMergeLocked() {
   // The write that started the merge is already durable and applied, so a
   // failed merge, out of memory included, is reported, not thrown.
   try {
-    last_merge_ = MergeLocked();
+    last_merge_ = MergeLocked(nullptr);
   } catch (const std::bad_alloc&) {
     last_merge_ = absl::ResourceExhaustedError("ect: out of memory merging");
   }
@@ -339,11 +387,20 @@ void EctStore::MaybeMergeLocked() {
 absl::Status EctStore::Merge() {
   std::unique_lock lock(mutex_);
   try {
-    last_merge_ = MergeLocked();
+    last_merge_ = MergeLocked(nullptr);
   } catch (const std::bad_alloc&) {
     last_merge_ = absl::ResourceExhaustedError("ect: out of memory merging");
   }
   return last_merge_;
+}
+
+absl::Status EctStore::Load(PairSource next) {
+  std::unique_lock lock(mutex_);
+  try {
+    return MergeLocked(&next);
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError("ect: out of memory loading");
+  }
 }
 
 absl::Status EctStore::last_merge_status() const {
@@ -351,27 +408,57 @@ absl::Status EctStore::last_merge_status() const {
   return last_merge_;
 }
 
-absl::Status EctStore::MergeLocked() {
-  // The buffer, sorted by hashkey. A key both put and tombstoned is a put.
-  std::vector<BufferEntry> buffer;
+absl::Status EctStore::MergeLocked(PairSource* load) {
+  // The buffer and the pairs loaded, sorted by hashkey by the external
+  // sort; a key both put and tombstoned is a put.
+  ExternalSortOptions sort_options;
+  sort_options.env = env_;
+  sort_options.dir = options_.dir;
+  sort_options.prefix = kSortPrefix;
+  sort_options.memory_bytes = options_.sort_memory_bytes;
+  absl::StatusOr<std::unique_ptr<ExternalSorter>> sorter =
+      ExternalSorter::Create(sort_options);
+  if (!sorter.ok()) return sorter.status();
+  absl::Status added;
   puts_->inner().Scan("", [&](std::string_view k, std::string_view v) {
-    buffer.push_back({HashKey64(k), std::string(k), std::string(v), false});
-    return true;
+    added = (*sorter)->Add(HashKey64(k), k, v);
+    return added.ok();
   });
+  if (!added.ok()) return added;
   tombs_->inner().Scan("", [&](std::string_view k, std::string_view) {
     if (!puts_->inner().Get(k, nullptr)) {
-      buffer.push_back({HashKey64(k), std::string(k), std::string(), true});
+      added = (*sorter)->Add(HashKey64(k), k, "", /*tombstone=*/true);
     }
-    return true;
+    return added.ok();
   });
-  std::sort(buffer.begin(), buffer.end(),
-            [](const BufferEntry& a, const BufferEntry& b) {
-              return std::tie(a.hashkey, a.key) < std::tie(b.hashkey, b.key);
-            });
+  if (!added.ok()) return added;
+  uint64_t loaded = 0;
+  if (load != nullptr) {
+    std::string key, value;
+    while ((*load)(&key, &value)) {
+      if (key.size() > kMaxKeySize || value.size() > kMaxValueSize) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "ect: pair ", loaded, " of the load has a ", key.size(),
+            "-byte key and a ", value.size(), "-byte value; the limits are ",
+            kMaxKeySize, " and ", kMaxValueSize));
+      }
+      if (absl::Status s = (*sorter)->Add(HashKey64(key), key, value);
+          !s.ok()) {
+        return s;
+      }
+      ++loaded;
+    }
+  }
+  if (absl::Status s = (*sorter)->Finish(); !s.ok()) return s;
+  NewestWrites writes(sorter->get());
+  if (absl::StatusOr<bool> first = writes.Advance(); !first.ok()) {
+    return first.status();
+  }
 
   const uint64_t next = generation_ + 1;
   const std::string data_path = Path(DataName(next));
-  const uint64_t expected = file_pairs_ + new_keys_;
+  // At most this many pairs (loaded keys may repeat or be in the file).
+  const uint64_t expected = file_pairs_ + new_keys_ + loaded;
   // A file of this name is the leftover of a merge that failed by an
   // exception; Open does not truncate, so it goes first.
   env_->Remove(data_path).IgnoreError();
@@ -386,7 +473,7 @@ absl::Status EctStore::MergeLocked() {
     return s;
   };
 
-  // One sequential pass over the old file, the buffer merged in.
+  // One sequential pass over the old file, the new writes merged in.
   std::unique_ptr<DataFileScanner> scanner;
   if (generation_ > 0) {
     absl::StatusOr<std::unique_ptr<DataFileScanner>> s =
@@ -394,20 +481,16 @@ absl::Status EctStore::MergeLocked() {
     if (!s.ok()) return fail(s.status());
     scanner = *std::move(s);
   }
-  size_t b = 0;
-  auto emit_buffer_before = [&](uint64_t hashkey,
-                                std::string_view key) -> absl::Status {
-    while (b < buffer.size() &&
-           std::tie(buffer[b].hashkey, buffer[b].key) <
-               std::make_tuple(hashkey, std::string(key))) {
-      if (!buffer[b].tombstone) {
-        absl::Status s =
-            (*writer)->Add(buffer[b].hashkey, buffer[b].key, buffer[b].value);
-        if (!s.ok()) return s;
+  // Writes the current write (unless a tombstone) and moves past it.
+  auto emit_write = [&]() -> absl::Status {
+    const SortRecord& w = writes.current();
+    if (!w.tombstone) {
+      if (absl::Status s = (*writer)->Add(w.hashkey, w.key, w.value); !s.ok()) {
+        return s;
       }
-      ++b;
     }
-    return absl::OkStatus();
+    absl::StatusOr<bool> more = writes.Advance();
+    return more.ok() ? absl::OkStatus() : more.status();
   };
   ScannedBucket bucket;
   while (scanner != nullptr) {
@@ -417,17 +500,12 @@ absl::Status EctStore::MergeLocked() {
     for (size_t i = 0; i < bucket.slots.size(); ++i) {
       const uint64_t h = bucket.hashkeys[i];
       for (const Pair& p : bucket.slots[i]) {
-        if (absl::Status s = emit_buffer_before(h, p.first); !s.ok()) {
-          return fail(s);
+        while (writes.Before(h, p.first)) {
+          if (absl::Status s = emit_write(); !s.ok()) return fail(s);
         }
-        if (b < buffer.size() && buffer[b].hashkey == h &&
-            buffer[b].key == p.first) {
-          // The buffer's newer write replaces the file's pair.
-          if (!buffer[b].tombstone) {
-            absl::Status s = (*writer)->Add(h, p.first, buffer[b].value);
-            if (!s.ok()) return fail(s);
-          }
-          ++b;
+        if (writes.Is(h, p.first)) {
+          // The newer write replaces the file's pair.
+          if (absl::Status s = emit_write(); !s.ok()) return fail(s);
           continue;
         }
         if (absl::Status s = (*writer)->Add(h, p.first, p.second); !s.ok()) {
@@ -436,11 +514,8 @@ absl::Status EctStore::MergeLocked() {
       }
     }
   }
-  for (; b < buffer.size(); ++b) {  // the buffer's pairs after the file's
-    if (buffer[b].tombstone) continue;
-    absl::Status s =
-        (*writer)->Add(buffer[b].hashkey, buffer[b].key, buffer[b].value);
-    if (!s.ok()) return fail(s);
+  while (writes.has_current()) {  // the writes after the file's pairs
+    if (absl::Status s = emit_write(); !s.ok()) return fail(s);
   }
   absl::StatusOr<EctIndex> index = (*writer)->Finish();
   if (!index.ok()) return fail(index.status());
@@ -469,10 +544,17 @@ absl::Status EctStore::MergeLocked() {
     if (!tmp.ok()) return fail(tmp.status());
     absl::Status s = (*tmp)->Write(0, absl::StrCat(next, "\n"));
     if (s.ok()) s = (*tmp)->Sync();
+    tmp->reset();
     if (s.ok()) s = env_->Rename(Path("CURRENT.tmp"), Path("CURRENT"));
-    if (s.ok()) s = env_->SyncDir(options_.dir);
-    if (!s.ok()) return fail(s);
+    if (!s.ok()) {
+      env_->Remove(Path("CURRENT.tmp")).IgnoreError();
+      return fail(s);
+    }
   }
+  // Past the rename the directory names the new generation, so it is used
+  // even if the directory's sync fails; the old one's files are then kept
+  // (a crash could still bring back the old CURRENT) until the next open.
+  absl::Status dir_synced = env_->SyncDir(options_.dir);
 
   const uint64_t old = generation_;
   generation_ = next;
@@ -487,6 +569,8 @@ absl::Status EctStore::MergeLocked() {
   new_keys_ = 0;
   shadowed_ = 0;
   ++merges_;
+  sort_runs_ += (*sorter)->runs_written();
+  if (!dir_synced.ok()) return dir_synced;
   // The old generation is garbage now; what a failure here leaves, the next
   // open removes.
   if (old > 0) env_->Remove(Path(DataName(old))).IgnoreError();
@@ -514,6 +598,7 @@ EctStats EctStore::stats() const {
   s.file_reads = file_reads_.load();
   s.get_reads = get_reads_.load();
   s.merges = merges_;
+  s.sort_runs = sort_runs_;
   return s;
 }
 

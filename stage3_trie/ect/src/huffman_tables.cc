@@ -21,6 +21,7 @@ Weight Binomial(int n, int k) {
   return c;
 }
 
+// handout: cut
 // The weight (probability times 2^n) of each symbol of a trie of n keys.
 std::vector<Weight> SymbolWeights(int n) {
   std::vector<Weight> w(static_cast<size_t>(n));
@@ -28,6 +29,7 @@ std::vector<Weight> SymbolWeights(int n) {
   for (int l = 1; l < n; ++l) w[static_cast<size_t>(l)] = Binomial(n, l);
   return w;
 }
+// handout: end
 
 }  // namespace
 
@@ -51,6 +53,7 @@ absl::StatusOr<HuffmanTables> HuffmanTables::Build(int hmax) {
 }
 
 HuffmanTables::Table HuffmanTables::BuildTable(int n) {
+  // handout: HuffmanTables::BuildTable -> #3-the-codes
   // Huffman's algorithm on the exact weights. Ties are broken by the order
   // nodes were made, so every build gives the same lengths.
   const std::vector<Weight> weights = SymbolWeights(n);
@@ -120,6 +123,7 @@ HuffmanTables::Table HuffmanTables::BuildTable(int n) {
     ++code;
   }
   return t;
+  // handout: end
 }
 
 int HuffmanTables::CodeLength(int n, int symbol) const {
@@ -137,6 +141,7 @@ void HuffmanTables::Encode(int n, int symbol, BitWriter* out) const {
 }
 
 int HuffmanTables::Decode(int n, BitReader* in) const {
+  // handout: HuffmanTables::Decode -> #3-the-codes
   assert(n >= 2 && n <= hmax_);
   const Table& t = tables_[static_cast<size_t>(n)];
   // Canonical decoding: grow the code a bit at a time until it falls in the
@@ -154,6 +159,7 @@ int HuffmanTables::Decode(int n, BitReader* in) const {
     }
   }
   return -1;  // a complete code never gets here
+  // handout: end
 }
 
 double HuffmanTables::ExpectedLength(int n) const {

@@ -36,12 +36,16 @@ absl::StatusOr<std::unique_ptr<KVStore>> MakeEct(const StoreRegistry* registry,
   absl::StatusOr<int64_t> merge_pairs =
       options.GetInt("merge_pairs", int64_t{1} << 20, 1, int64_t{1} << 40);
   if (!merge_pairs.ok()) return merge_pairs.status();
+  absl::StatusOr<int64_t> sort_memory =
+      options.GetInt("sort_memory", int64_t{256} << 20, 1, int64_t{1} << 40);
+  if (!sort_memory.ok()) return sort_memory.status();
   absl::StatusOr<std::string> sync =
       options.GetChoice("sync", "group", {"none", "every", "group"});
   if (!sync.ok()) return sync.status();
   o.bucket_size = static_cast<uint64_t>(*bucket_size);
   o.hmax = static_cast<int>(*hmax);
   o.merge_pairs = static_cast<uint64_t>(*merge_pairs);
+  o.sort_memory_bytes = static_cast<uint64_t>(*sort_memory);
   o.sync = *sync == "none"    ? SyncPolicy::kNone
            : *sync == "every" ? SyncPolicy::kEvery
                               : SyncPolicy::kGroup;
@@ -96,6 +100,9 @@ void RegisterEctStores(StoreRegistry* registry) {
                   {"merge_pairs",
                    "buffer entries that start a merge "
                    "(1048576)"},
+                  {"sort_memory",
+                   "bytes the merge's external sort holds in memory "
+                   "(268435456)"},
                   {"sync", "none, every or group (group)"},
                   {"buffer", "the write buffer's store kind (hyperion)"}},
       .ordered = false,

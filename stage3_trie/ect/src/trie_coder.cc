@@ -14,6 +14,7 @@ inline bool BitAt(uint64_t hashkey, int bit) {
   return (hashkey >> (63 - bit)) & 1;
 }
 
+// handout: cut
 // Elias-gamma codes a count l of a subtree of n keys by its distance from
 // n / 2, where the binomial distribution has its peak.
 uint64_t ZigZag(int64_t d) {
@@ -22,12 +23,14 @@ uint64_t ZigZag(int64_t d) {
 int64_t UnZigZag(uint64_t z) {
   return (z & 1) ? -int64_t(z >> 1) - 1 : int64_t(z >> 1);
 }
+// handout: end
 
 absl::Status Corrupt(const char* what, uint64_t n) {
   return absl::InvalidArgumentError(
       absl::StrCat("ect trie: ", what, " in a subtree of ", n, " keys"));
 }
 
+// handout: cut
 void EncodeRange(const HuffmanTables& tables, std::span<const uint64_t> keys,
                  int bit, BitWriter* out) {
   // Walks down one-sided nodes in a loop and recurses only at real splits,
@@ -44,11 +47,13 @@ void EncodeRange(const HuffmanTables& tables, std::span<const uint64_t> keys,
     keys = keys.subspan(left);
   }
 }
+// handout: end
 
 }  // namespace
 
 void WriteLeftCount(const HuffmanTables& tables, uint64_t n, uint64_t left,
                     BitWriter* out) {
+  // handout: WriteLeftCount -> #3-the-codes
   assert(n >= 2 && left <= n);
   const uint64_t symbol = left == n ? 0 : left;
   if (n <= static_cast<uint64_t>(tables.hmax())) {
@@ -58,10 +63,12 @@ void WriteLeftCount(const HuffmanTables& tables, uint64_t n, uint64_t left,
         ZigZag(static_cast<int64_t>(symbol) - static_cast<int64_t>(n / 2)) + 1,
         out);
   }
+  // handout: end
 }
 
 absl::StatusOr<uint64_t> ReadLeftCount(const HuffmanTables& tables, uint64_t n,
                                        BitReader* in) {
+  // handout: ReadLeftCount -> #3-the-codes
   if (n <= static_cast<uint64_t>(tables.hmax())) {
     const int symbol = tables.Decode(static_cast<int>(n), in);
     if (symbol < 0) return Corrupt("a bad Huffman code", n);
@@ -74,13 +81,16 @@ absl::StatusOr<uint64_t> ReadLeftCount(const HuffmanTables& tables, uint64_t n,
     return Corrupt("a left count out of range", n);
   }
   return static_cast<uint64_t>(left);
+  // handout: end
 }
 
 void EncodeTrie(const HuffmanTables& tables, std::span<const uint64_t> hashkeys,
                 int first_bit, BitWriter* out) {
+  // handout: EncodeTrie -> #2-one-buckets-trie-and-its-bits
   assert(first_bit >= 0 && first_bit < 64);
   assert(std::is_sorted(hashkeys.begin(), hashkeys.end()));
   EncodeRange(tables, hashkeys, first_bit, out);
+  // handout: end
 }
 
 void EncodeBucket(const HuffmanTables& tables,
@@ -92,6 +102,7 @@ void EncodeBucket(const HuffmanTables& tables,
 
 absl::Status SkipTrie(const HuffmanTables& tables, uint64_t n, int first_bit,
                       BitReader* in) {
+  // handout: SkipTrie -> #2-one-buckets-trie-and-its-bits
   // The subtrees still to be read, right before left, each with the bit it
   // branches on. A path is at most 64 bits deep, so at most 65 are pending.
   struct Pending {
@@ -114,11 +125,13 @@ absl::Status SkipTrie(const HuffmanTables& tables, uint64_t n, int first_bit,
     }
   }
   return absl::OkStatus();
+  // handout: end
 }
 
 absl::StatusOr<uint64_t> LookupTrie(const HuffmanTables& tables, uint64_t n,
                                     uint64_t hashkey, int first_bit,
                                     BitReader* in) {
+  // handout: LookupTrie -> #2-one-buckets-trie-and-its-bits
   uint64_t rank = 0;
   int bit = first_bit;
   while (n >= 2) {
@@ -137,6 +150,7 @@ absl::StatusOr<uint64_t> LookupTrie(const HuffmanTables& tables, uint64_t n,
     }
   }
   return rank;
+  // handout: end
 }
 
 absl::StatusOr<BucketRank> LookupBucket(const HuffmanTables& tables,

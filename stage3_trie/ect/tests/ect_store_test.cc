@@ -214,6 +214,8 @@ TEST(EctStoreTest, RegistryOptionsAndBufferFallback) {
   EXPECT_FALSE(registry.Make("ect:buffer=ect").ok());
   EXPECT_FALSE(registry.Make("ect:hmax=65").ok());
   EXPECT_FALSE(registry.Make("ect:sync=sometimes").ok());
+  EXPECT_FALSE(registry.Make("ect:sort_memory=0").ok());
+  EXPECT_TRUE(registry.Make("ect:sort_memory=4096").ok());
   EXPECT_FALSE(registry.Find("ect")->ordered);
 }
 

@@ -16,7 +16,8 @@
 // A Get looks in the buffer, then reads the one slot of data-G that the index
 // (ect_index.h) names: one read for a present key, at most one for an absent
 // key. A Put or Delete goes to the buffer's log and memory; when the buffer
-// holds merge_pairs entries, it is sorted by hashkey and merged with data-G
+// holds merge_pairs entries, it is sorted by hashkey (external_sort.h: in
+// runs on disk, dir/sort-N, beyond sort_memory_bytes) and merged with data-G
 // in one sequential pass into data-(G+1), whose index is built as it is
 // written; CURRENT moves to G+1 only once data-(G+1) is synced, and only then
 // are data-G and the old buffer removed. A crash at any moment leaves either
@@ -30,7 +31,9 @@
 // Errors: a write whose log record cannot be written (disk full) fails with
 // the store unchanged; a merge that fails (disk full, out of memory) leaves
 // the old generation in use and every write in the buffer, and is tried
-// again later (last_merge_status()).
+// again later (last_merge_status()); except that a failed sync of the
+// directory after CURRENT's rename returns its error with the new
+// generation in use (the directory already names it).
 //
 // Thread-safety: thread-safe. Gets run concurrently with each other; Puts
 // and Deletes (and the merges they start) run one at a time and exclude
@@ -49,6 +52,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "kvlab/durable/directory_lock.h"
 #include "kvlab/durable/file.h"
@@ -67,6 +71,10 @@ struct EctOptions {
   int hmax = 64;
   // Buffer entries (puts and tombstones) that start a merge.
   uint64_t merge_pairs = uint64_t{1} << 20;
+  // The memory budget of the sort in a merge or a Load (external_sort.h):
+  // what is to be merged in beyond it is sorted in runs on disk
+  // (dir/sort-N, removed when the merge ends and at open).
+  uint64_t sort_memory_bytes = uint64_t{256} << 20;
   // When a buffered write's log record must be on disk (durable_store.h).
   SyncPolicy sync = SyncPolicy::kGroup;
   // Null: the real file system.
@@ -95,6 +103,7 @@ struct EctStats {
   uint64_t file_reads = 0;  // data-file reads made by Get, Put and Delete
   uint64_t get_reads = 0;   // of those, by Get
   uint64_t merges = 0;
+  uint64_t sort_runs = 0;  // runs the merges' sorts wrote to disk
 };
 
 class EctStore final : public KVStore {
@@ -109,6 +118,19 @@ class EctStore final : public KVStore {
 
   // Merges the buffer into a new data file now.
   absl::Status Merge();
+
+  // Yields the next pair to load into `*key` and `*value`; false at the end.
+  using PairSource =
+      absl::FunctionRef<bool(std::string* key, std::string* value)>;
+
+  // Bulk load: puts every pair `next` yields, as if by Put after every write
+  // before it (of pairs with one key, the last wins), in one merge with the
+  // buffer into a new data file, sorted by the external sort in
+  // sort_memory_bytes of memory; so a store can be built from more pairs
+  // than fit in RAM. Durable when it returns OK. A key or value over the
+  // limits (InvalidArgument), a full disk or a failed allocation
+  // (ResourceExhausted) leaves the store as it was.
+  absl::Status Load(PairSource next);
 
   // What opening found: the generation, the pairs in its file, the index
   // rebuilt, the buffer's puts and tombstones recovered from their logs.
@@ -145,7 +167,9 @@ class EctStore final : public KVStore {
   // Looks `key` up in the data file (one read); needs mutex_ held.
   absl::StatusOr<bool> FileGet(std::string_view key, std::string* value,
                                bool from_get) const;
-  absl::Status MergeLocked();
+  // Merges the buffer and the pairs of `load` (if not null) with the data
+  // file into the next generation.
+  absl::Status MergeLocked(PairSource* load);
   void MaybeMergeLocked();
   std::string Path(const std::string& name) const;
 
@@ -171,6 +195,7 @@ class EctStore final : public KVStore {
   uint64_t merge_at_ = 0;  // buffer entries at which to merge next
   absl::Status last_merge_;
   uint64_t merges_ = 0;
+  uint64_t sort_runs_ = 0;
   std::string recovery_;
 
   // File::Read is not thread-safe; concurrent Gets take turns on it.
