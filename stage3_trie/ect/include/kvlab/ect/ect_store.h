@@ -28,7 +28,9 @@
 // false, and kvbench, the conformance suite and the grader leave them alone).
 //
 // Errors: a write whose log record cannot be written (disk full) fails with
-// the store unchanged; a merge that fails (disk full, out of memory) leaves
+// the store unchanged (Put returns the status; Delete, which has no status
+// to return, throws std::bad_alloc when memory or disk ran out, and Remove
+// gives the status); a merge that fails (disk full, out of memory) leaves
 // the old generation in use and every write in the buffer, and is tried
 // again later (last_merge_status()).
 //
