@@ -132,6 +132,13 @@ class EctStore final : public KVStore {
   // tombstoned, every pair of the file is where the index says, and the
   // counts agree. Reads the whole file.
   absl::Status CheckInvariants() const override;
+  // One bucket's trie decoded from its bits: the bucket of from_key (which
+  // must be stored: NotFound if not), or else the first that holds keys.
+  // Each node shows the code it was read from and the hashkey bit it
+  // branches on, each leaf its slot's keys (one read of the bucket); the
+  // summary gives the bucket's bits. The buffer is not drawn. Kind "ect".
+  absl::Status ExportStructure(const StructureOptions& options,
+                               StructureGraph* graph) const override;
 
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;
