@@ -25,6 +25,7 @@
 #include "kvbench/memory_probe.h"
 #include "kvbench/options.h"
 #include "kvbench/report.h"
+#include "kvbench/run_directory.h"
 #include "kvbench/run_in_child.h"
 #include "kvbench/run_record.h"
 #include "kvbench/runner.h"
@@ -78,6 +79,11 @@ ABSL_FLAG(std::string, durable, "",
 ABSL_FLAG(std::string, durable_dir, "",
           "With --durable: where each run's log directory is made (and "
           "removed after); default the system's temporary directory");
+ABSL_FLAG(std::string, dir, "",
+          "Stores that keep their pairs in files (ect): where each run, and "
+          "the memory guard's sample before it, gets a fresh directory, "
+          "removed when it ends (crashed or not); default the system's "
+          "temporary directory");
 ABSL_FLAG(bool, in_process, false,
           "Run every store in kvbench's own process instead of a forked "
           "child, for tools that follow one process (make profile, "
@@ -131,6 +137,7 @@ RawOptions ReadFlags() {
   raw.allow_memory_overcommit = absl::GetFlag(FLAGS_allow_memory_overcommit);
   raw.durable = absl::GetFlag(FLAGS_durable);
   raw.durable_dir = absl::GetFlag(FLAGS_durable_dir);
+  raw.dir = absl::GetFlag(FLAGS_dir);
   return raw;
 }
 
@@ -155,9 +162,16 @@ Row RunRow(const BenchOptions& options, const StoreChoice& store,
     return row;
   }
   if (!options.allow_memory_overcommit) {
+    absl::StatusOr<std::unique_ptr<RunDirectory>> sample_dir =
+        RunDirectory::Make(store.spec, store.info, options.dir);
+    if (!sample_dir.ok()) {
+      row.status = RowStatus::kFailed;
+      row.detail = absl::StrCat("FAILED: ", sample_dir.status().message());
+      return row;
+    }
     if (std::optional<std::string> refusal =
-            CheckRunMemory(store.spec, data.name, data.n, options.seed,
-                           options.child_timeout)) {
+            CheckRunMemory((*sample_dir)->spec(), data.name, data.n,
+                           options.seed, options.child_timeout)) {
       row.status = RowStatus::kSkipped;
       row.detail = *refusal;
       return row;
@@ -178,6 +192,21 @@ Row RunRow(const BenchOptions& options, const StoreChoice& store,
   request.durable_dir = options.durable_dir;
 
   for (int r = 0; r < options.repeat; ++r) {
+    // Removed when this repeat ends, whatever became of its child.
+    absl::StatusOr<std::unique_ptr<RunDirectory>> run_dir =
+        RunDirectory::Make(store.spec, store.info, options.dir);
+    if (!run_dir.ok()) {
+      row.status = RowStatus::kFailed;
+      row.detail = absl::StrCat("FAILED: ", run_dir.status().message());
+      break;
+    }
+    request.build_spec = (*run_dir)->spec();
+    if (r == 0 && (*run_dir)->sync_turned_off()) {
+      row.notes.push_back(absl::StrCat(
+          "run as ", store.spec,
+          ":sync=none (its write-ahead log unsynced, like the stores that "
+          "keep nothing on disk); give sync= to measure with syncs"));
+    }
     ChildOutcome outcome;
     if (absl::GetFlag(FLAGS_in_process)) {
       outcome.kind = ChildOutcome::Kind::kExited;

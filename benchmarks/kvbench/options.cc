@@ -1,6 +1,8 @@
 #include "kvbench/options.h"
 
 #include <cmath>
+#include <filesystem>
+#include <system_error>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
@@ -123,6 +125,18 @@ absl::StatusOr<BenchOptions> ValidateOptions(
   }
   options.durable = raw.durable;
   options.durable_dir = raw.durable_dir;
+  if (!raw.dir.empty()) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(raw.dir, error)) {
+      return Invalid("dir", absl::StrCat("'", raw.dir, "' is not a directory"));
+    }
+    if (raw.dir.find(':') != std::string::npos) {
+      return Invalid("dir", absl::StrCat("'", raw.dir,
+                                         "' contains ':', the store spec's "
+                                         "separator"));
+    }
+  }
+  options.dir = raw.dir;
 
   absl::StatusOr<PhaseSet> phases = ParsePhases(raw.phases);
   if (!phases.ok()) return phases.status();
@@ -147,11 +161,27 @@ absl::StatusOr<BenchOptions> ValidateOptions(
   }
   if (specs.empty()) return Invalid("store", "no store given");
   for (const std::string& spec : specs) {
+    // Checked before the store is built: building one with dir= would open
+    // that directory.
+    absl::StatusOr<kvlab::StoreSpec> parsed = kvlab::ParseStoreSpec(spec);
+    const kvlab::StoreInfo* found =
+        parsed.ok() ? registry.Find(parsed->name) : nullptr;
+    if (found != nullptr && found->keeps_files && parsed->options.Has("dir")) {
+      return Invalid("store",
+                     absl::StrCat("'", spec,
+                                  "': kvbench gives each run of a store that "
+                                  "keeps files a fresh directory of its own "
+                                  "(under --dir); leave dir= out"));
+    }
     // Building the store validates the name and every option value.
     absl::StatusOr<std::unique_ptr<kvlab::KVStore>> store = registry.Make(spec);
     if (!store.ok()) return Invalid("store", store.status().message());
-    absl::StatusOr<kvlab::StoreSpec> parsed = kvlab::ParseStoreSpec(spec);
     const kvlab::StoreInfo* info = registry.Find(parsed->name);
+    if (info->keeps_files && !options.durable.empty()) {
+      return Invalid("durable", absl::StrCat(info->name,
+                                             " keeps its own files and log; "
+                                             "run it without --durable"));
+    }
     options.stores.push_back(StoreChoice{spec, *info});
   }
   return options;

@@ -58,6 +58,7 @@ struct RawOptions {
   bool allow_memory_overcommit = false;
   std::string durable;
   std::string durable_dir;
+  std::string dir;
 };
 
 struct StoreChoice {
@@ -84,6 +85,9 @@ struct BenchOptions {
   bool allow_memory_overcommit = false;  // skip the memory guard
   std::string durable;                   // "", "none", "every" or "group"
   std::string durable_dir;  // parent of each run's directory; "": $TMPDIR
+  // Parent of the directory each run of a store that keeps files (ect) gets,
+  // fresh and removed after; "": the system's temporary directory.
+  std::string dir;
 };
 
 // Checks `raw` and resolves it against `registry`: --store "all" means every

@@ -48,6 +48,17 @@ inline constexpr char kDurableWrites[] = "durable_writes";
 inline constexpr char kDurableBytesPerWrite[] = "durable_bytes_per_write";
 inline constexpr char kDurableSyncs[] = "durable_syncs";
 inline constexpr char kRecoverSeconds[] = "recover_seconds";
+// ect only (ect_run.h): the merge of the buffer after the load, the index's
+// RAM per pair in the file (tries and offsets; the tries alone), its Huffman
+// tables, the data file's bytes, the merges made, and data-file reads per
+// Get of the get phase.
+inline constexpr char kEctMergeSeconds[] = "ect_merge_seconds";
+inline constexpr char kEctIndexBitsPerKey[] = "ect_index_bits_per_key";
+inline constexpr char kEctTrieBitsPerKey[] = "ect_trie_bits_per_key";
+inline constexpr char kEctTablesBytes[] = "ect_tables_bytes";
+inline constexpr char kEctFileBytes[] = "ect_file_bytes";
+inline constexpr char kEctMerges[] = "ect_merges";
+inline constexpr char kEctReadsPerGet[] = "ect_reads_per_get";
 }  // namespace metric
 
 struct RunRecord {

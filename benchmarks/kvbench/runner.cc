@@ -4,12 +4,14 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "kvbench/course_workload.h"
 #include "kvbench/datasets.h"
 #include "kvbench/durable_run.h"
+#include "kvbench/ect_run.h"
 #include "kvbench/memory_probe.h"
 #include "kvbench/phases.h"
 #include "kvbench/progress.h"
@@ -65,8 +67,8 @@ RunRecord RunBenchmark(const RunRequest& request) {
   if (!baseline.ok()) return Fail(record, baseline.status());
   record.Set(m::kBaselineRssAnonBytes, baseline->rss_anon);
 
-  absl::StatusOr<std::unique_ptr<kvlab::KVStore>> made =
-      kvlab::MakeStore(request.spec);
+  absl::StatusOr<std::unique_ptr<kvlab::KVStore>> made = kvlab::MakeStore(
+      request.build_spec.empty() ? request.spec : request.build_spec);
   if (!made.ok()) return Fail(record, made.status());
   std::unique_ptr<kvlab::KVStore> store = *std::move(made);
   std::unique_ptr<DurableRun> durable;
@@ -88,6 +90,11 @@ RunRecord RunBenchmark(const RunRequest& request) {
                             absl::StrCat("load: Size() is ", store->Size(),
                                          " after ", n, " new keys")));
   }
+  // An ect store merges the rest of its buffer into its file now, so memory
+  // and Gets meet the store as built.
+  if (absl::Status merged = FinishEctLoad(*store, &record); !merged.ok()) {
+    return Fail(record, merged);
+  }
 
   TrimHeap();
   absl::StatusOr<ProcStatus> loaded = ReadProcStatus();
@@ -107,6 +114,8 @@ RunRecord RunBenchmark(const RunRequest& request) {
   }
 
   // 3. Get.
+  const std::optional<EctGetCounters> ect_before_get =
+      request.phases.get ? ReadEctGetCounters(*store) : std::nullopt;
   if (request.phases.get) {
     absl::StatusOr<PhaseTiming> get =
         RunGet(*store, data, get_order, request.verify, &progress);
@@ -120,6 +129,7 @@ RunRecord RunBenchmark(const RunRequest& request) {
     }
   }
   std::vector<uint32_t>().swap(get_order);
+  RecordEctMetrics(*store, ect_before_get, &record);
 
   // 4. Scan.
   if (scan) {

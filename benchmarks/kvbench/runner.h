@@ -42,6 +42,10 @@ struct RunRequest {
   // store in a fresh directory under durable_dir; empty: not durable.
   std::string durable;
   std::string durable_dir;
+  // What the store is built from when it differs from `spec`: for a store
+  // that keeps files, `spec` with the run's own directory
+  // (run_directory.h). Empty: `spec`.
+  std::string build_spec;
 };
 
 RunRecord RunBenchmark(const RunRequest& request);

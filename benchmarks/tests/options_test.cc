@@ -1,5 +1,7 @@
 #include "kvbench/options.h"
 
+#include <filesystem>
+
 #include "gtest/gtest.h"
 #include "kvlab/kvlab.h"
 
@@ -28,6 +30,42 @@ TEST(OptionsTest, DefaultsAreValid) {
   for (size_t i = 0; i < options->stores.size(); ++i) {
     EXPECT_EQ(options->stores[i].spec, kvlab::BuiltinStores().stores()[i].name);
   }
+}
+
+// kvbench makes each run's directory itself, and ect is durable by itself.
+TEST(OptionsTest, StoresThatKeepFilesTakeNoDirAndNoDurable) {
+  RawOptions with_dir;
+  with_dir.store = "ect:dir=/tmp/somewhere";
+  absl::StatusOr<BenchOptions> refused = Validate(with_dir);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("--dir"), std::string::npos)
+      << refused.status();
+  EXPECT_FALSE(std::filesystem::exists("/tmp/somewhere"));
+
+  RawOptions durable;
+  durable.store = "ect";
+  durable.durable = "group";
+  EXPECT_FALSE(Validate(durable).ok());
+
+  RawOptions plain;
+  plain.store = "ect,hyperion";
+  plain.dir = ::testing::TempDir();
+  absl::StatusOr<BenchOptions> options = Validate(plain);
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_EQ(options->dir, plain.dir);
+  EXPECT_TRUE(options->stores[0].info.keeps_files);
+}
+
+TEST(OptionsTest, DirMustBeADirectoryWithoutAColon) {
+  RawOptions missing;
+  missing.dir = "/no/such/directory";
+  EXPECT_FALSE(Validate(missing).ok());
+  const std::string colon = ::testing::TempDir() + "/kvbench:colon";
+  std::filesystem::create_directories(colon);
+  RawOptions with_colon;
+  with_colon.dir = colon;
+  EXPECT_FALSE(Validate(with_colon).ok());
+  std::filesystem::remove(colon);
 }
 
 TEST(OptionsTest, RejectsOutOfRangeN) {

@@ -2,11 +2,13 @@
 // formed, respects the options, counts what it leaves out, and leaves the
 // store as it was.
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <random>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "kvlab/kvlab.h"
@@ -248,6 +250,78 @@ TEST(ExportHyperion, RowsShowJumpTablesAndSuccessors) {
   EXPECT_GT(table_entries, 0u);
   EXPECT_GT(successors, 0u);
   EXPECT_GT(tnode_tables, 0u);
+}
+
+// ect draws one bucket's trie from its bits: one leaf per key of the
+// bucket, in hashkey order, each holding its key; the codes of the inner
+// nodes, read in pre-order, are the bucket's bits after its key count.
+TEST(ExportEct, OneBucketsTrieDecodedFromItsBits) {
+  auto made = kvlab::MakeStore("ect:sync=none:bucket_size=16:merge_pairs=1000");
+  ASSERT_TRUE(made.ok()) << made.status();
+  kvlab::KVStore& store = **made;
+  StructureGraph empty;
+  ASSERT_TRUE(store.ExportStructure(StructureOptions(), &empty).ok());
+  EXPECT_TRUE(empty.nodes.empty());  // every pair still in the buffer
+  std::vector<std::string> keys;
+  for (int i = 0; i < 1000; ++i) {
+    keys.push_back("key" + std::to_string(i));
+    ASSERT_TRUE(store.Put(keys.back(), std::to_string(i)).ok());
+  }
+  StructureOptions options;
+  options.has_from_key = true;
+  options.from_key = "key7";
+  StructureGraph graph;
+  ASSERT_TRUE(store.ExportStructure(options, &graph).ok());
+  EXPECT_EQ(graph.kind, "ect");
+  std::string bits, codes, bucket;
+  for (const auto& field : graph.summary) {
+    if (field.name == "bits") bits = field.value;
+    if (field.name == "bucket") bucket = field.value;
+  }
+  // The leaves' keys: the bucket's keys, key7 among them, in hashkey order.
+  std::vector<std::string> leaf_keys;
+  std::set<std::string> ids;
+  int leaves = 0;
+  for (const auto& node : graph.nodes) {
+    EXPECT_TRUE(ids.insert(node.id).second) << node.id;
+    bool inner = false;
+    for (const auto& field : node.fields) {
+      if (field.name == "key") leaf_keys.push_back(field.value);
+      if (field.name == "code") {
+        codes += field.value;
+        inner = true;
+      }
+    }
+    leaves += !inner;
+  }
+  EXPECT_EQ(leaf_keys.size(), static_cast<size_t>(leaves));
+  EXPECT_NE(std::find(leaf_keys.begin(), leaf_keys.end(), "\"key7\""),
+            leaf_keys.end());
+  EXPECT_NE(bucket.find(std::to_string(leaves) + " keys"), std::string::npos)
+      << bucket;
+  // A tree: one edge into every node but the root.
+  EXPECT_EQ(graph.edges.size(), graph.nodes.size() - 1);
+  // The codes in pre-order are the tail of the bucket's bits.
+  ASSERT_FALSE(codes.empty());
+  EXPECT_EQ(bits.substr(bits.size() - codes.size()), codes) << bits;
+  // A key the store does not hold has no bucket to draw.
+  options.from_key = "absent";
+  EXPECT_EQ(store.ExportStructure(options, &graph).code(),
+            absl::StatusCode::kNotFound);
+  // Cuts: the root alone, or the first three nodes in pre-order.
+  options.from_key = "key7";
+  options.max_depth = 0;
+  StructureGraph top;
+  ASSERT_TRUE(store.ExportStructure(options, &top).ok());
+  EXPECT_EQ(top.nodes.size(), 1u);
+  EXPECT_EQ(top.nodes_omitted, graph.nodes.size() - 1);
+  options.max_depth = -1;
+  options.max_nodes = 3;
+  StructureGraph three;
+  ASSERT_TRUE(store.ExportStructure(options, &three).ok());
+  EXPECT_EQ(three.nodes.size(), 3u);
+  EXPECT_EQ(three.edges.size(), 2u);
+  EXPECT_EQ(store.Size(), 1000u);
 }
 
 TEST(ExportDefault, StoresWithoutADrawingSaySo) {

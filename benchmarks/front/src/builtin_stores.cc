@@ -4,6 +4,7 @@
 // depend only on common/.
 
 #include "kvlab/durable_store.h"
+#include "kvlab/ect/stores.h"
 #include "kvlab/kvlab.h"
 #include "kvlab/peers/stores.h"
 #include "kvlab/stage1/stores.h"
@@ -22,6 +23,7 @@ const StoreRegistry& BuiltinStores() {
     RegisterStage1Stores(r);
     RegisterStage2Stores(r);
     RegisterStage3Stores(r);
+    RegisterEctStores(r);  // its buffer, hyperion, is looked up in r
     RegisterStage4Stores(r);
     RegisterStage4WormholeStores(r);
     RegisterStage5Stores(r);

@@ -46,6 +46,10 @@ struct StoreInfo {
   // kv_store.h (a peer library that exits or crashes when malloc fails);
   // `description` then says so, and the allocation-failure tests skip it.
   bool survives_allocation_failure = true;
+  // True for a store that keeps its pairs in files, in the directory its
+  // `dir` option names (ect): a driver gives each run a fresh directory
+  // rather than letting runs share one.
+  bool keeps_files = false;
   // Builds a store from options whose names are already known to be in
   // `options`; the factory still validates their values.
   std::function<absl::StatusOr<std::unique_ptr<KVStore>>(const StoreOptions&)>

@@ -1,11 +1,11 @@
 #include "kvlab/durable_store.h"
 
 #include <algorithm>
+#include <map>
 #include <new>
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "durable/checkpoint.h"
@@ -244,24 +244,48 @@ absl::StatusOr<bool> DurableStore::Submit(Writer* writer) {
   // DeleteNth may lead a group but not join one (its key is found in the
   // store, which does not yet show the group's earlier writes); a checkpoint
   // goes alone, and so does every write under kEvery.
-  std::vector<Writer*> group = {writer};
-  const bool groupable = writer->kind != Writer::Kind::kCheckpoint;
-  if (groupable && options_.sync != SyncPolicy::kEvery) {
-    uint64_t bytes = writer->key.size() + writer->value.size();
-    const uint64_t limit = MaxGroupBytes(ring_->file_bytes());
-    for (size_t i = 1; i < queue_.size(); ++i) {
-      Writer* next = queue_[i];
-      if (next->kind != Writer::Kind::kPut &&
-          next->kind != Writer::Kind::kDelete) {
-        break;
+  std::vector<Writer*> group;
+  try {
+    group.push_back(writer);
+    const bool groupable = writer->kind != Writer::Kind::kCheckpoint;
+    if (groupable && options_.sync != SyncPolicy::kEvery) {
+      uint64_t bytes = writer->key.size() + writer->value.size();
+      const uint64_t limit = MaxGroupBytes(ring_->file_bytes());
+      for (size_t i = 1; i < queue_.size(); ++i) {
+        Writer* next = queue_[i];
+        if (next->kind != Writer::Kind::kPut &&
+            next->kind != Writer::Kind::kDelete) {
+          break;
+        }
+        bytes += next->key.size() + next->value.size() + 32;
+        if (bytes > limit) break;
+        group.push_back(next);
       }
-      bytes += next->key.size() + next->value.size() + 32;
-      if (bytes > limit) break;
-      group.push_back(next);
     }
+  } catch (const std::bad_alloc&) {
+    // Out of memory before anything was written: this writer leaves the
+    // queue (a stale front would keep every later writer waiting) and its
+    // write fails, the store unchanged.
+    queue_.pop_front();
+    if (!queue_.empty()) queue_.front()->cv.notify_one();
+    throw;
   }
   lock.unlock();
-  Commit(group);
+  const uint64_t first_seq = next_seq_;
+  try {
+    Commit(group);
+  } catch (const std::bad_alloc&) {
+    // Memory ran out where Commit does not catch it (its buffers, a
+    // status's message). Before the log was written nothing changed: every
+    // write of the group fails (a status without a message allocates
+    // nothing). After, Apply has set each write's answer.
+    if (next_seq_ == first_seq) {
+      log_->DropPending();
+      for (Writer* member : group) {
+        member->result = absl::Status(absl::StatusCode::kResourceExhausted, "");
+      }
+    }
+  }
   lock.lock();
   stats_ = leader_stats_;
   for (Writer* member : group) {
@@ -306,7 +330,9 @@ void DurableStore::Commit(const std::vector<Writer*>& group) {
   uint64_t seq = next_seq_;
   try {
     std::shared_lock read(store_mutex_);
-    absl::flat_hash_map<std::string_view, bool> present;
+    // A node map: an insertion that runs out of memory leaves it intact,
+    // where absl's flat_hash_map is left unsafe to destroy.
+    std::map<std::string_view, bool> present;
     for (size_t i = 0; i < group.size(); ++i) {
       Writer* member = group[i];
       Record record;

@@ -239,8 +239,28 @@ uint64_t RunAllocationFailureSweep(
   }
   const std::vector<Op> ops = MakeOperations(options, rng, pool);
 
+  // With `sample`, a first run that fails nothing counts the allocations,
+  // and k steps through them evenly.
+  uint64_t step = 1;
+  if (options.sample != 0) {
+    std::unique_ptr<KVStore> store = make();
+    for (const auto& [key, value] : preload) {
+      EXPECT_TRUE(store->Put(key, value).ok());
+    }
+    Oracle model = preload;
+    FailingAllocations counting(0);
+    counting.Pause();
+    for (const Op& op : ops) {
+      if (!Apply(*store, model, op, options.ordered, counting,
+                 "counting run")) {
+        return 0;
+      }
+    }
+    step = std::max<uint64_t>(1, counting.allocations() / options.sample);
+  }
+
   uint64_t runs = 0;
-  for (uint64_t k = 1;; ++k) {
+  for (uint64_t k = 1;; k += step) {
     if (options.max_runs != 0 && runs == options.max_runs) break;
     ++runs;
     std::unique_ptr<KVStore> store = make();

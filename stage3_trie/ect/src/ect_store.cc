@@ -31,6 +31,24 @@ std::string TombsName(uint64_t generation) {
 
 constexpr char kSortPrefix[] = "sort-";
 
+// A failed merge's status when memory ran out: made once, so that reporting
+// it allocates nothing (copying a status only counts a reference).
+const absl::Status& OutOfMemoryMerging() {
+  static const absl::Status* const status = new absl::Status(
+      absl::ResourceExhaustedError("ect: out of memory merging"));
+  return *status;
+}
+
+// The buffer's Remove when running out of memory may throw rather than
+// return a status; either way the key stays where it was.
+absl::StatusOr<bool> RemoveOrFail(DurableStore& store, std::string_view key) {
+  try {
+    return store.Remove(key);
+  } catch (const std::bad_alloc&) {
+    return absl::Status(absl::StatusCode::kResourceExhausted, "");
+  }
+}
+
 // The external sort's output, one record per (hashkey, key): of the records
 // of one key, the last added (the newest write).
 class NewestWrites {
@@ -320,7 +338,7 @@ bool EctStore::PutImpl(std::string_view key, std::string_view value) {
   if (!put.ok()) throw WriteError(put.status());
   if (!in_puts && !in_file && !in_tomb) ++new_keys_;
   if (in_tomb) {
-    absl::StatusOr<bool> removed = tombs_->Remove(key);
+    absl::StatusOr<bool> removed = RemoveOrFail(*tombs_, key);
     if (!removed.ok()) ++shadowed_;
   }
   MaybeMergeLocked();
@@ -347,7 +365,7 @@ absl::StatusOr<bool> EctStore::Remove(std::string_view key) {
     if (!t.ok()) return t.status();
   }
   if (in_puts) {
-    absl::StatusOr<bool> r = puts_->Remove(key);
+    absl::StatusOr<bool> r = RemoveOrFail(*puts_, key);
     if (!r.ok()) {
       if (in_file) ++shadowed_;
       return r.status();
@@ -361,6 +379,8 @@ absl::StatusOr<bool> EctStore::Remove(std::string_view key) {
 
 bool EctStore::DeleteImpl(std::string_view key) {
   absl::StatusOr<bool> r = Remove(key);
+  // Out of memory, the store unchanged: kv_store.h's contract for Delete.
+  if (absl::IsResourceExhausted(r.status())) throw std::bad_alloc();
   return r.ok() && *r;
 }
 
@@ -377,7 +397,7 @@ void EctStore::MaybeMergeLocked() {
   try {
     last_merge_ = MergeLocked(nullptr);
   } catch (const std::bad_alloc&) {
-    last_merge_ = absl::ResourceExhaustedError("ect: out of memory merging");
+    last_merge_ = OutOfMemoryMerging();
   }
   // After a failure, wait for as many new entries again before retrying.
   merge_at_ =
@@ -389,7 +409,7 @@ absl::Status EctStore::Merge() {
   try {
     last_merge_ = MergeLocked(nullptr);
   } catch (const std::bad_alloc&) {
-    last_merge_ = absl::ResourceExhaustedError("ect: out of memory merging");
+    last_merge_ = OutOfMemoryMerging();
   }
   return last_merge_;
 }

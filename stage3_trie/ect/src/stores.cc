@@ -108,6 +108,7 @@ void RegisterEctStores(StoreRegistry* registry) {
       .ordered = false,
       .linear_nth = false,
       .sorted_input_cost = SortedInputCost::kLogarithmic,
+      .keeps_files = true,
       .factory =
           [registry](const StoreOptions& options) {
             return MakeEct(registry, options);

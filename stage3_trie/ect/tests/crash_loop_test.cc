@@ -9,20 +9,17 @@
 // loses in a power failure is the fault-injection tests' part
 // (ect_store_test.cc).
 
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "kvlab/testing/crash_loop.h"
 
-#include <chrono>
+#include <stdlib.h>
+
+#include <algorithm>
 #include <filesystem>
-#include <map>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "crash_workload.h"
 #include "gtest/gtest.h"
 #include "kvlab/ect/ect_store.h"
 #include "kvlab/ect/stores.h"
@@ -30,59 +27,10 @@
 namespace kvlab::ect {
 namespace {
 
-using testing::CrashWorkload;
-using Model = std::map<std::string, std::string>;
+using testing::CrashModel;
 
 constexpr int kThreads = 4;
 constexpr int kRounds = 20;
-
-std::vector<uint64_t> RunAndKill(const std::string& spec, uint64_t seed,
-                                 int millis) {
-  int fds[2];
-  EXPECT_EQ(::pipe(fds), 0);
-  const std::string seed_text = std::to_string(seed);
-  const std::string threads_text = std::to_string(kThreads);
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::dup2(fds[1], STDOUT_FILENO);
-    ::close(fds[0]);
-    ::close(fds[1]);
-    ::execl(KVLAB_ECT_CRASH_CHILD, KVLAB_ECT_CRASH_CHILD, spec.c_str(),
-            seed_text.c_str(), threads_text.c_str(), nullptr);
-    ::_exit(127);
-  }
-  ::close(fds[1]);
-  std::vector<uint64_t> acks(kThreads, 0);
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::milliseconds(millis);
-  std::thread killer([&] {
-    std::this_thread::sleep_until(deadline);
-    ::kill(pid, SIGKILL);
-  });
-  char buffer[4096];
-  for (;;) {
-    const ssize_t n = ::read(fds[0], buffer, sizeof(buffer));
-    if (n <= 0) break;
-    for (ssize_t i = 0; i < n; ++i) ++acks.at(static_cast<size_t>(buffer[i]));
-  }
-  killer.join();
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  ::close(fds[0]);
-  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-      << "the child ended before it was killed (status " << status << ")";
-  return acks;
-}
-
-Model KeysOf(const KVStore& store, int thread) {
-  Model model;
-  for (int n = 0; n < testing::kCrashKeysPerThread; ++n) {
-    const std::string key = CrashWorkload::Key(thread, n);
-    std::string value;
-    if (store.Get(key, &value)) model.emplace(key, value);
-  }
-  return model;
-}
 
 TEST(EctCrashLoopTest, RecoversExactlyTheAcknowledgedWrites) {
   std::string pattern =
@@ -94,12 +42,14 @@ TEST(EctCrashLoopTest, RecoversExactlyTheAcknowledgedWrites) {
   StoreRegistry registry;
   RegisterEctStores(&registry);
   std::mt19937_64 rng(38);
-  std::vector<Model> models(kThreads);
+  std::vector<CrashModel> models(kThreads);
   uint64_t total_acks = 0, merges_seen = 0;
   for (int round = 0; round < kRounds; ++round) {
     const uint64_t seed = round + 1;
     const std::vector<uint64_t> acks =
-        RunAndKill(spec, seed, 150 + static_cast<int>(rng() % 400));
+        testing::RunAndKill({KVLAB_ECT_CRASH_CHILD, spec, std::to_string(seed),
+                             std::to_string(kThreads)},
+                            kThreads, 150 + static_cast<int>(rng() % 400));
     absl::StatusOr<std::unique_ptr<KVStore>> store = registry.Make(spec);
     ASSERT_TRUE(store.ok()) << store.status();
     const auto& ect = static_cast<const EctStore&>(**store);
@@ -108,19 +58,10 @@ TEST(EctCrashLoopTest, RecoversExactlyTheAcknowledgedWrites) {
     uint64_t size = 0;
     for (int t = 0; t < kThreads; ++t) {
       total_acks += acks[t];
-      CrashWorkload workload(seed, t);
-      Model acknowledged = models[t];
-      for (uint64_t i = 0; i < acks[t]; ++i) {
-        CrashWorkload::Apply(workload.Next(), &acknowledged);
-      }
-      Model with_in_flight = acknowledged;
-      CrashWorkload::Apply(workload.Next(), &with_in_flight);
-      const Model recovered = KeysOf(**store, t);
-      ASSERT_TRUE(recovered == acknowledged || recovered == with_in_flight)
-          << "round " << round << " thread " << t << ": " << acks[t]
-          << " acknowledged writes, " << recovered.size()
-          << " keys recovered vs " << acknowledged.size() << "; "
-          << ect.recovery();
+      const CrashModel recovered = testing::CrashKeysOf(**store, t);
+      ASSERT_TRUE(testing::HoldsTheAcknowledgedWrites(models[t], seed, t,
+                                                      acks[t], recovered))
+          << "round " << round << "; " << ect.recovery();
       models[t] = recovered;
       size += recovered.size();
     }

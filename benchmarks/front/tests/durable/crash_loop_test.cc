@@ -7,6 +7,8 @@
 // log and recovery logic under real files; the sync logic is proved by the
 // fault-injection tests, which lose what was not synced.
 
+#include "kvlab/testing/crash_loop.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -22,7 +24,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "crash_workload.h"
 #include "gtest/gtest.h"
 #include "kvlab/durable_store.h"
 #include "kvlab/kvlab.h"
@@ -30,68 +31,24 @@
 namespace kvlab {
 namespace {
 
-using durable::testing::CrashWorkload;
-using Model = std::map<std::string, std::string>;
+using testing::CrashModel;
+using testing::HoldsTheAcknowledgedWrites;
+using Model = CrashModel;
 
 constexpr int kThreads = 2;
 constexpr int kRounds = 4;
 
-// Runs the child for `millis` ms, kills it, returns the acknowledgements
-// per thread. With `checkpoints`, the child also checkpoints back to back,
-// the checkpoints it finished are added to `*checkpoints`, and the `millis`
-// count from its first finished checkpoint (so that the kill lands in a
-// later one, however slow the build), or from 120 s if none finishes.
+// The child with its arguments: the spec, the round's seed, the threads.
 std::vector<uint64_t> RunAndKill(const std::string& spec, uint64_t seed,
                                  int millis, uint64_t* checkpoints = nullptr) {
-  int fds[2];
-  EXPECT_EQ(::pipe(fds), 0);
-  const std::string seed_text = std::to_string(seed);
-  const std::string threads_text = std::to_string(kThreads);
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::dup2(fds[1], STDOUT_FILENO);
-    ::close(fds[0]);
-    ::close(fds[1]);
-    ::execl(KVLAB_DURABLE_CRASH_CHILD, KVLAB_DURABLE_CRASH_CHILD, spec.c_str(),
-            seed_text.c_str(), threads_text.c_str(),
-            checkpoints != nullptr ? "checkpoints" : nullptr, nullptr);
-    ::_exit(127);
-  }
-  ::close(fds[1]);
-  std::vector<uint64_t> acks(kThreads, 0);
-  std::atomic<bool> checkpointed{checkpoints == nullptr};
-  // Read while the child runs, so a full pipe never stops it.
-  char buffer[4096];
-  std::thread killer([&] {
-    const auto give_up =
-        std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    while (!checkpointed.load() && std::chrono::steady_clock::now() < give_up) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(millis));
-    ::kill(pid, SIGKILL);
-  });
-  for (;;) {
-    const ssize_t n = ::read(fds[0], buffer, sizeof(buffer));
-    if (n <= 0) break;
-    for (ssize_t i = 0; i < n; ++i) {
-      if (buffer[i] == durable::testing::kCheckpointAck) {
-        ++*checkpoints;
-        checkpointed.store(true);
-      } else {
-        ++acks.at(static_cast<size_t>(buffer[i]));
-      }
-    }
-  }
-  killer.join();
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  ::close(fds[0]);
-  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-      << "the child ended before it was killed (status " << status << ")";
-  return acks;
+  std::vector<std::string> argv = {KVLAB_DURABLE_CRASH_CHILD, spec,
+                                   std::to_string(seed),
+                                   std::to_string(kThreads)};
+  if (checkpoints != nullptr) argv.push_back("checkpoints");
+  return testing::RunAndKill(argv, kThreads, millis, checkpoints);
 }
 
+// Writer `thread`'s keys as an ordered scan finds them.
 Model KeysOf(const KVStore& store, int thread) {
   Model model;
   const std::string prefix = absl::StrCat(thread, "/");
@@ -125,18 +82,10 @@ TEST_P(CrashLoopTest, RecoversExactlyTheAcknowledgedWrites) {
     ASSERT_TRUE(store.ok()) << store.status();
     for (int t = 0; t < kThreads; ++t) {
       total_acks += acks[t];
-      CrashWorkload workload(seed, t);
-      Model acknowledged = models[t];
-      for (uint64_t i = 0; i < acks[t]; ++i) {
-        CrashWorkload::Apply(workload.Next(), &acknowledged);
-      }
-      Model with_in_flight = acknowledged;
-      CrashWorkload::Apply(workload.Next(), &with_in_flight);
       const Model recovered = KeysOf(**store, t);
-      ASSERT_TRUE(recovered == acknowledged || recovered == with_in_flight)
-          << "round " << round << " thread " << t << ": " << acks[t]
-          << " acknowledged writes, " << recovered.size() << " keys recovered "
-          << "vs " << acknowledged.size() << "; "
+      ASSERT_TRUE(
+          HoldsTheAcknowledgedWrites(models[t], seed, t, acks[t], recovered))
+          << "round " << round << "; "
           << static_cast<const DurableStore&>(**store).recovery().ToString();
       models[t] = recovered;
     }
@@ -232,17 +181,8 @@ TEST(TwoWritersTest, TheSecondProcessIsRefusedAndTheFirstLosesNothing) {
   absl::StatusOr<std::unique_ptr<KVStore>> store = MakeStore(spec);
   ASSERT_TRUE(store.ok()) << store.status();
   for (int t = 0; t < kThreads; ++t) {
-    CrashWorkload workload(1, t);
-    Model acknowledged;
-    for (uint64_t i = 0; i < acks[t]; ++i) {
-      CrashWorkload::Apply(workload.Next(), &acknowledged);
-    }
-    Model with_in_flight = acknowledged;
-    CrashWorkload::Apply(workload.Next(), &with_in_flight);
-    const Model recovered = KeysOf(**store, t);
-    EXPECT_TRUE(recovered == acknowledged || recovered == with_in_flight)
-        << "thread " << t << ": " << acks[t] << " acknowledged writes, "
-        << recovered.size() << " keys recovered vs " << acknowledged.size();
+    EXPECT_TRUE(
+        HoldsTheAcknowledgedWrites(Model(), 1, t, acks[t], KeysOf(**store, t)));
   }
   store->reset();
   std::filesystem::remove_all(dir);
@@ -304,18 +244,10 @@ TEST_P(CheckpointCrashTest, AKillDuringACheckpointLosesNothing) {
     const std::string report =
         static_cast<const DurableStore&>(**store).recovery().ToString();
     for (int t = 0; t < kThreads; ++t) {
-      CrashWorkload workload(seed, t);
-      Model acknowledged = models[t];
-      for (uint64_t i = 0; i < acks[t]; ++i) {
-        CrashWorkload::Apply(workload.Next(), &acknowledged);
-      }
-      Model with_in_flight = acknowledged;
-      CrashWorkload::Apply(workload.Next(), &with_in_flight);
       const Model recovered = KeysOf(**store, t);
-      ASSERT_TRUE(recovered == acknowledged || recovered == with_in_flight)
-          << "round " << round << " thread " << t << ": " << acks[t]
-          << " acknowledged writes, " << recovered.size() << " keys recovered "
-          << "vs " << acknowledged.size() << "; " << report;
+      ASSERT_TRUE(
+          HoldsTheAcknowledgedWrites(models[t], seed, t, acks[t], recovered))
+          << "round " << round << "; " << report;
       models[t] = recovered;
     }
     int preloaded = 0;

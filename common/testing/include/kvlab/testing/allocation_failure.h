@@ -37,6 +37,11 @@ struct AllocationFailureOptions {
   // Stop after this many values of k even if runs still reach k (0: never);
   // keeps the sweep of a store that allocates a lot bounded.
   uint64_t max_runs = 0;
+  // 0: every k. Otherwise about this many values of k, evenly spaced over
+  // the allocations of a first run in which none fails, with k = 1 among
+  // them: a sample of the whole sequence for a store whose every
+  // allocation is too many runs (each run costs files and syncs).
+  uint64_t sample = 0;
 };
 
 // Runs the sweep on fresh stores from `make`, with gtest assertions, its

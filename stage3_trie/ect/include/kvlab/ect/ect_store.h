@@ -29,7 +29,9 @@
 // false, and kvbench, the conformance suite and the grader leave them alone).
 //
 // Errors: a write whose log record cannot be written (disk full) fails with
-// the store unchanged; a merge that fails (disk full, out of memory) leaves
+// the store unchanged (Put returns the status; Delete, which has no status
+// to return, throws std::bad_alloc when memory or disk ran out, and Remove
+// gives the status); a merge that fails (disk full, out of memory) leaves
 // the old generation in use and every write in the buffer, and is tried
 // again later (last_merge_status()); except that a failed sync of the
 // directory after CURRENT's rename returns its error with the new
@@ -152,6 +154,13 @@ class EctStore final : public KVStore {
   // tombstoned, every pair of the file is where the index says, and the
   // counts agree. Reads the whole file.
   absl::Status CheckInvariants() const override;
+  // One bucket's trie decoded from its bits: the bucket of from_key (which
+  // must be stored: NotFound if not), or else the first that holds keys.
+  // Each node shows the code it was read from and the hashkey bit it
+  // branches on, each leaf its slot's keys (one read of the bucket); the
+  // summary gives the bucket's bits. The buffer is not drawn. Kind "ect".
+  absl::Status ExportStructure(const StructureOptions& options,
+                               StructureGraph* graph) const override;
 
  protected:
   bool PutImpl(std::string_view key, std::string_view value) override;
