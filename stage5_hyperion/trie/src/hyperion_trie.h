@@ -121,10 +121,6 @@ class HyperionTrie final : public HyperionStore {
   // --- compaction (compact.cc; its check after every write in write.cc)
   // Runs Compact() when options_.compact asks for it.
   void CompactIfFragmented();
-  // Replaces every pointer stored below `region` by its forward.
-  void ForwardRegion(const Region& region);
-  // The same for a value encoding, if external.
-  void ForwardValue(uint8_t* enc);
 
   // --- values (values.cc)
   std::string_view ValueAt(const uint8_t* enc) const {
@@ -229,6 +225,12 @@ class HyperionTrie final : public HyperionStore {
   static constexpr int kPrefetchLookahead = 16;
   // Passes the key being rebuilt and its value to the visitor.
   bool Emit(std::string_view value, ScanState* state) const;
+  // The value of the node whose header is `header` and whose value (if
+  // any) starts at `*p`, which moves past it ("" if the node has none).
+  std::string_view LeafValue(uint8_t header, const uint8_t** p) const;
+  // The span of the nodes of container `c` (its first piece's if split),
+  // whose keys extend `base` key bytes.
+  ScanState::Span ContainerSpan(const uint8_t* c, uint32_t base) const;
 
   // --- checking (debug/check.cc): the checker walks the trie once, reading the
   // members above.

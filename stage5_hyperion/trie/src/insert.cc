@@ -54,26 +54,30 @@ struct TrieWrite::InsertPath : hyperion::PathBase {
   }
 };
 
-bool TrieWrite::Insert(std::string_view key, std::string_view value) {
-  if (key.empty()) {
-    const bool replaced = trie_.has_empty_key_;
-    undo_.FreeLater(trie_.empty_value_);
-    trie_.empty_value_ =
-        value.empty() ? HyperionPointer() : NewChunkWith(value);
-    trie_.has_empty_key_ = true;
-    if (!replaced) ++trie_.size_;
-    return replaced;
-  }
+bool TrieWrite::InsertEmptyKey(std::string_view value) {
+  const bool replaced = trie_.has_empty_key_;
+  undo_.FreeLater(trie_.empty_value_);
+  trie_.empty_value_ = value.empty() ? HyperionPointer() : NewChunkWith(value);
+  trie_.has_empty_key_ = true;
+  if (!replaced) ++trie_.size_;
+  return replaced;
+}
 
+void TrieWrite::InsertFirst(std::string_view key, std::string_view value_enc) {
+  const Entry entry{key, value_enc};
+  std::string payload;
+  BuildTLevel(&entry, 1, 0, 0, &payload);
+  trie_.root_ = NewContainer(WithJumpSuccessors(payload));
+  ++trie_.size_;
+}
+
+bool TrieWrite::Insert(std::string_view key, std::string_view value) {
+  if (key.empty()) return InsertEmptyKey(value);
   EncodedValue encoded;
   EncodeValue(value, &encoded);
   const std::string_view value_enc = encoded.view();
   if (trie_.root_.IsNull()) {
-    const Entry entry{key, value_enc};
-    std::string payload;
-    BuildTLevel(&entry, 1, 0, 0, &payload);
-    trie_.root_ = NewContainer(WithJumpSuccessors(payload));
-    ++trie_.size_;
+    InsertFirst(key, value_enc);
     return false;
   }
 

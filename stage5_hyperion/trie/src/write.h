@@ -124,6 +124,10 @@ class TrieWrite {
   // path records the levels and embeds on the way down.
   struct InsertPath;
   bool Insert(std::string_view key, std::string_view value);
+  // Put of the empty key, which lives beside the root.
+  bool InsertEmptyKey(std::string_view value);
+  // Put of a non-empty key into a trie without one: the root container.
+  void InsertFirst(std::string_view key, std::string_view value_enc);
   // Put below S-node d.s.node, the key going on by `rest`, which has no
   // child or a suffix (d.stop): adds the child, or replaces the suffix's
   // value (then returns true and sets `*old_chunk` to the old value's

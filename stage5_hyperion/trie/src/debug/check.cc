@@ -472,8 +472,9 @@ absl::Status HyperionTrie::Checker::Run() {
                                   " chunks live in the memory manager but ",
                                   chunks.size(), " reachable"));
   }
-  const std::string mm = mm_.CheckConsistency();
-  if (!mm.empty()) return Violation("memory manager: " + mm);
+  if (const absl::Status mm = mm_.CheckConsistency(); !mm.ok()) {
+    return Violation(absl::StrCat("memory manager: ", mm.message()));
+  }
   return absl::OkStatus();
 }
 
