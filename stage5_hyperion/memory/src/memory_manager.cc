@@ -210,55 +210,72 @@ uint64_t MemoryManager::HeldPageBytes() const {
   return pages * PageSize();
 }
 
-std::string MemoryManager::CheckConsistency() const {
+absl::Status MemoryManager::CheckConsistency() const {
   std::array<uint64_t, kSuperbins> requested = {};
   uint64_t heap_bytes = 0;
-  std::string error;
   for (uint32_t i = 0; i < kSuperbins; ++i) {
     const Superbin& superbin = (*superbins_)[i];
-    error = superbin.Check();
-    if (!error.empty()) return error;
-    superbin.ForEachInUse([&](const ChunkLocation& chunk) {
-      if (i != 0) {
-        const uint8_t slack = chunk.bin->slack[chunk.hp.chunk()];
-        if (slack >= kSizeStep) error = "slack beyond a 32-byte step";
-        requested[i] += superbin.chunk_size() - slack;
-        if (chunk.bin->evacuating != 0) {
-          // A moved chunk: its forward names a live chunk of the same size
-          // in a bin that stays.
-          const HyperionPointer to = LoadForward(chunk.address);
-          if (!superbin.InUse(to) || superbin.BinOf(to)->evacuating != 0 ||
-              superbin.BinOf(to)->slack[to.chunk()] != slack) {
-            error = "forwarding record names a wrong chunk";
-          }
-        }
-        return;
-      }
-      const auto* record =
-          reinterpret_cast<const ExtendedRecord*>(chunk.address);
-      const bool has_block = record->block != nullptr;
-      if (has_block != (record->requested != 0) ||
-          (has_block &&
-           (record->held() < ExactHeldSize(record->requested) ||
-            record->held() > ExtendedHeldSize(record->requested))) ||
-          (!has_block && record->overallocation != 0)) {
-        error = "extended record with a wrong size or block";
-      }
-      requested[0] += record->requested;
-      heap_bytes += record->held();
-    });
-    if (!error.empty()) return absl::StrCat("superbin ", i, ": ", error);
+    if (absl::Status s = superbin.Check(); !s.ok()) return s;
+    const char* error = i == 0
+                            ? CheckExtendedRecords(&requested[0], &heap_bytes)
+                            : CheckChunks(superbin, &requested[i]);
+    if (error != nullptr) {
+      return absl::InternalError(absl::StrCat("superbin ", i, ": ", error));
+    }
   }
-  if (requested != requested_bytes_) return "requested byte counters disagree";
-  if (heap_bytes != extended_heap_bytes_) return "extended heap bytes disagree";
+  if (requested != requested_bytes_) {
+    return absl::InternalError("requested byte counters disagree");
+  }
+  if (heap_bytes != extended_heap_bytes_) {
+    return absl::InternalError("extended heap bytes disagree");
+  }
   uint64_t evacuating = 0;
   for (const Superbin& superbin : *superbins_) {
     evacuating += superbin.evacuating_bins();
   }
   if (evacuating != evacuating_bins_ || (evacuating != 0 && !compacting_)) {
-    return "evacuating bins outside a compaction or miscounted";
+    return absl::InternalError(
+        "evacuating bins outside a compaction or miscounted");
   }
-  return "";
+  return absl::OkStatus();
+}
+
+const char* MemoryManager::CheckChunks(const Superbin& superbin,
+                                       uint64_t* requested) const {
+  const char* error = nullptr;
+  superbin.ForEachInUse([&](const ChunkLocation& chunk) {
+    const uint8_t slack = chunk.bin->slack[chunk.hp.chunk()];
+    if (slack >= kSizeStep) error = "slack beyond a 32-byte step";
+    *requested += superbin.chunk_size() - slack;
+    if (chunk.bin->evacuating != 0) {
+      // A moved chunk: its forward names a live chunk of the same size in a
+      // bin that stays.
+      const HyperionPointer to = LoadForward(chunk.address);
+      if (!superbin.InUse(to) || superbin.BinOf(to)->evacuating != 0 ||
+          superbin.BinOf(to)->slack[to.chunk()] != slack) {
+        error = "forwarding record names a wrong chunk";
+      }
+    }
+  });
+  return error;
+}
+
+const char* MemoryManager::CheckExtendedRecords(uint64_t* requested,
+                                                uint64_t* heap_bytes) const {
+  const char* error = nullptr;
+  (*superbins_)[0].ForEachInUse([&](const ChunkLocation& chunk) {
+    const auto* record = reinterpret_cast<const ExtendedRecord*>(chunk.address);
+    const bool has_block = record->block != nullptr;
+    if (has_block != (record->requested != 0) ||
+        (has_block && (record->held() < ExactHeldSize(record->requested) ||
+                       record->held() > ExtendedHeldSize(record->requested))) ||
+        (!has_block && record->overallocation != 0)) {
+      error = "extended record with a wrong size or block";
+    }
+    *requested += record->requested;
+    *heap_bytes += record->held();
+  });
+  return error;
 }
 
 SuperbinStats& SuperbinStats::operator+=(const SuperbinStats& other) {

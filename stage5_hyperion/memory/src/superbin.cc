@@ -438,126 +438,153 @@ void Superbin::ListRemove(uint32_t metabin_id) {
   }
 }
 
-std::string Superbin::Check() const {
-  const std::string where = absl::StrCat("superbin ", id_, ": ");
-  uint64_t in_use = 0, bins = 0, metabins = 0, evacuating = 0;
-  uint64_t slack_bytes = 0;
-  // The two tables against each other and against the metabins.
+absl::Status Superbin::Violation(const std::string& what) const {
+  return absl::InternalError(absl::StrCat("superbin ", id_, ": ", what));
+}
+
+absl::Status Superbin::Check() const {
+  CheckCounts counts;
+  if (absl::Status s = CheckTables(); !s.ok()) return s;
+  for (uint32_t metabin_id = 0; metabin_id < metabins_.size(); ++metabin_id) {
+    if (absl::Status s = CheckMetabin(metabin_id, &counts); !s.ok()) return s;
+  }
+  if (absl::Status s = CheckListAndIdlePage(); !s.ok()) return s;
+  if (counts.evacuating != evacuating_.size()) {
+    return Violation(absl::StrCat(counts.evacuating,
+                                  " bins marked evacuating, ",
+                                  evacuating_.size(), " listed"));
+  }
+  for (const BinRef& ref : evacuating_) {
+    const Bin* bin = BinAt(ref.metabin_id, ref.bin_id);
+    if (bin == nullptr || bin->evacuating == 0) {
+      return Violation("listed evacuating bin absent or unmarked");
+    }
+  }
+  if (counts.slack_bytes != slack_bytes_) {
+    return Violation(absl::StrCat("slack arrays hold ", counts.slack_bytes,
+                                  " bytes, counted ", slack_bytes_));
+  }
+  if (counts.in_use != chunks_in_use_ || counts.bins != bins_ ||
+      counts.metabins != metabin_count_) {
+    return Violation(absl::StrCat("counters disagree: in use ", chunks_in_use_,
+                                  " vs ", counts.in_use, ", bins ", bins_,
+                                  " vs ", counts.bins, ", metabins ",
+                                  metabin_count_, " vs ", counts.metabins));
+  }
+  return absl::OkStatus();
+}
+
+// The two tables against each other and against the metabins.
+absl::Status Superbin::CheckTables() const {
   if (bin_table_.size() != segments_.size()) {
-    return absl::StrCat(where, "bin and segment tables differ in size");
+    return Violation("bin and segment tables differ in size");
   }
   if (!bin_table_.empty() && bin_table_.back() == nullptr) {
-    return absl::StrCat(where, "bin table has a null tail");
+    return Violation("bin table has a null tail");
   }
   for (size_t index = 0; index < bin_table_.size(); ++index) {
     const Bin* bin = bin_table_[index];
     const size_t metabin_id = index / kBinsPerMetabin;
     if (bin != nullptr &&
         (metabin_id >= metabins_.size() || metabins_[metabin_id] == nullptr)) {
-      return absl::StrCat(where, "bin ", index, " outside a metabin");
+      return Violation(absl::StrCat("bin ", index, " outside a metabin"));
     }
     if (segments_[index] != (bin == nullptr ? nullptr : bin->segment)) {
-      return absl::StrCat(where, "segment table wrong at bin ", index);
-    }
-  }
-  for (uint32_t metabin_id = 0; metabin_id < metabins_.size(); ++metabin_id) {
-    const Metabin* metabin = metabins_[metabin_id];
-    if (metabin == nullptr) continue;
-    ++metabins;
-    uint32_t live_bins = 0;
-    for (uint32_t bin_id = 0; bin_id < kBinsPerMetabin; ++bin_id) {
-      const Bin* bin = BinAt(metabin_id, bin_id);
-      const bool not_full = TestBit(metabin->not_full, bin_id);
-      if (bin == nullptr) {
-        if (!not_full) return absl::StrCat(where, "absent bin marked full");
-        continue;
-      }
-      ++live_bins;
-      size_t free_chunks = 0;
-      for (size_t w = 0; w < Bin::kWords; ++w) {
-        free_chunks += size_t(__builtin_popcountll(bin->free_map[w]));
-        if (w < bin->first_free_word && bin->free_map[w] != 0) {
-          return absl::StrCat(where, "free chunk below first_free_word");
-        }
-      }
-      if (free_chunks + bin->used != kChunksPerBin) {
-        return absl::StrCat(where, "bin ", metabin_id, "/", bin_id,
-                            " used count disagrees with its free map");
-      }
-      if (bin->used == bin->reserved) {
-        return absl::StrCat(where, "empty bin not released");
-      }
-      if (not_full != (bin->used < kChunksPerBin)) {
-        return absl::StrCat(where, "not-full map wrong for bin ", bin_id);
-      }
-      if (bin->reserved != 0 && (metabin_id != 0 || bin_id != 0 || id_ != 0 ||
-                                 TestBit(bin->free_map, 0))) {
-        return absl::StrCat(where, "reserved chunk misplaced");
-      }
-      if (id_ != 0) {
-        slack_bytes += bin->slack_capacity;
-        const size_t highest = HighestInUse(*bin);
-        if (highest != kNoBit && highest >= bin->slack_capacity) {
-          return absl::StrCat(where, "chunk in use past its bin's slack array");
-        }
-      }
-      in_use += bin->used - bin->reserved;
-      evacuating += bin->evacuating;
-      ++bins;
-    }
-    if (live_bins == 0) return absl::StrCat(where, "empty metabin kept");
-    if (live_bins != metabin->live_bins) {
-      return absl::StrCat(where, "live_bins wrong in metabin ", metabin_id);
+      return Violation(absl::StrCat("segment table wrong at bin ", index));
     }
   }
   if (!metabins_.empty() && metabins_.back() == nullptr) {
-    return absl::StrCat(where, "metabin table has a null tail");
+    return Violation("metabin table has a null tail");
   }
+  return absl::OkStatus();
+}
+
+absl::Status Superbin::CheckMetabin(uint32_t metabin_id,
+                                    CheckCounts* counts) const {
+  const Metabin* metabin = metabins_[metabin_id];
+  if (metabin == nullptr) return absl::OkStatus();
+  ++counts->metabins;
+  uint32_t live_bins = 0;
+  for (uint32_t bin_id = 0; bin_id < kBinsPerMetabin; ++bin_id) {
+    const Bin* bin = BinAt(metabin_id, bin_id);
+    const bool not_full = TestBit(metabin->not_full, bin_id);
+    if (bin == nullptr) {
+      if (!not_full) return Violation("absent bin marked full");
+      continue;
+    }
+    ++live_bins;
+    if (absl::Status s = CheckBin(metabin_id, bin_id, *bin, counts); !s.ok()) {
+      return s;
+    }
+    if (not_full != (bin->used < kChunksPerBin)) {
+      return Violation(absl::StrCat("not-full map wrong for bin ", bin_id));
+    }
+  }
+  if (live_bins == 0) return Violation("empty metabin kept");
+  if (live_bins != metabin->live_bins) {
+    return Violation(absl::StrCat("live_bins wrong in metabin ", metabin_id));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Superbin::CheckBin(uint32_t metabin_id, uint32_t bin_id,
+                                const Bin& bin, CheckCounts* counts) const {
+  size_t free_chunks = 0;
+  for (size_t w = 0; w < Bin::kWords; ++w) {
+    free_chunks += size_t(__builtin_popcountll(bin.free_map[w]));
+    if (w < bin.first_free_word && bin.free_map[w] != 0) {
+      return Violation("free chunk below first_free_word");
+    }
+  }
+  if (free_chunks + bin.used != kChunksPerBin) {
+    return Violation(absl::StrCat("bin ", metabin_id, "/", bin_id,
+                                  " used count disagrees with its free map"));
+  }
+  if (bin.used == bin.reserved) return Violation("empty bin not released");
+  if (bin.reserved != 0 && (metabin_id != 0 || bin_id != 0 || id_ != 0 ||
+                            TestBit(bin.free_map, 0))) {
+    return Violation("reserved chunk misplaced");
+  }
+  if (id_ != 0) {
+    counts->slack_bytes += bin.slack_capacity;
+    const size_t highest = HighestInUse(bin);
+    if (highest != kNoBit && highest >= bin.slack_capacity) {
+      return Violation("chunk in use past its bin's slack array");
+    }
+  }
+  counts->in_use += bin.used - bin.reserved;
+  counts->evacuating += bin.evacuating;
+  ++counts->bins;
+  return absl::OkStatus();
+}
+
+// The list of metabins with room, and the idle page kept out of the cache.
+absl::Status Superbin::CheckListAndIdlePage() const {
   for (size_t i = 0; i < list_size_; ++i) {
     const uint32_t id = list_[i];
-    if (i > 0 && list_[i - 1] >= id) return where + "list not sorted";
+    if (i > 0 && list_[i - 1] >= id) return Violation("list not sorted");
     if (id >= metabins_.size() || metabins_[id] == nullptr ||
         AllClear(metabins_[id]->not_full, Metabin::kWords)) {
-      return absl::StrCat(where, "list holds metabin ", id,
-                          " that is absent or full");
+      return Violation(
+          absl::StrCat("list holds metabin ", id, " that is absent or full"));
     }
   }
-  if (idle_bin_ != nullptr && idle_segment_ != idle_bin_->segment) {
-    return absl::StrCat(where, "idle page's segment not its bin's");
+  if (idle_bin_ == nullptr) return absl::OkStatus();
+  if (idle_segment_ != idle_bin_->segment) {
+    return Violation("idle page's segment not its bin's");
   }
-  if (idle_bin_ != nullptr) {
-    if (std::find(bin_table_.begin(), bin_table_.end(), idle_bin_) ==
-            bin_table_.end() ||
-        idle_page_ >= segment_size() / PageSize()) {
-      return absl::StrCat(where, "idle page outside every bin");
-    }
-    const uint16_t kept = idle_bin_->kept_chunk;
-    if (kept != kNoKeptChunk && PageWhollyFree(*idle_bin_, idle_page_) &&
-        idle_page_ >= kept * chunk_size_ / PageSize() &&
-        idle_page_ <= ((kept + 1) * chunk_size_ - 1) / PageSize()) {
-      return absl::StrCat(where, "idle page is a page of the kept chunk");
-    }
+  if (std::find(bin_table_.begin(), bin_table_.end(), idle_bin_) ==
+          bin_table_.end() ||
+      idle_page_ >= segment_size() / PageSize()) {
+    return Violation("idle page outside every bin");
   }
-  if (evacuating != evacuating_.size()) {
-    return absl::StrCat(where, evacuating, " bins marked evacuating, ",
-                        evacuating_.size(), " listed");
+  const uint16_t kept = idle_bin_->kept_chunk;
+  if (kept != kNoKeptChunk && PageWhollyFree(*idle_bin_, idle_page_) &&
+      idle_page_ >= kept * chunk_size_ / PageSize() &&
+      idle_page_ <= ((kept + 1) * chunk_size_ - 1) / PageSize()) {
+    return Violation("idle page is a page of the kept chunk");
   }
-  for (const BinRef& ref : evacuating_) {
-    const Bin* bin = BinAt(ref.metabin_id, ref.bin_id);
-    if (bin == nullptr || bin->evacuating == 0) {
-      return absl::StrCat(where, "listed evacuating bin absent or unmarked");
-    }
-  }
-  if (slack_bytes != slack_bytes_) {
-    return absl::StrCat(where, "slack arrays hold ", slack_bytes,
-                        " bytes, counted ", slack_bytes_);
-  }
-  if (in_use != chunks_in_use_ || bins != bins_ || metabins != metabin_count_) {
-    return absl::StrCat(where, "counters disagree: in use ", chunks_in_use_,
-                        " vs ", in_use, ", bins ", bins_, " vs ", bins,
-                        ", metabins ", metabin_count_, " vs ", metabins);
-  }
-  return "";
+  return absl::OkStatus();
 }
 
 }  // namespace kvlab::stage5

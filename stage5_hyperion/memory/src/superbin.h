@@ -62,6 +62,7 @@
 #include <vector>
 
 #include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
 #include "kvlab/stage5/free_page_policy.h"
 #include "kvlab/stage5/hyperion_pointer.h"
 #include "kvlab/stage5/size_classes.h"
@@ -181,10 +182,27 @@ class Superbin {
   uint64_t evacuating_bins() const { return evacuating_.size(); }
 
   // Recounts everything from the maps and checks every invariant above.
-  // Returns "" or a description of the first violation.
-  std::string Check() const;
+  // OK, or Internal naming the superbin and the first violation.
+  absl::Status Check() const;
 
  private:
+  // Check's steps. What they recount as they go, compared at the end.
+  struct CheckCounts {
+    uint64_t in_use = 0, bins = 0, metabins = 0, evacuating = 0;
+    uint64_t slack_bytes = 0;
+  };
+  // Internal naming this superbin and `what`.
+  absl::Status Violation(const std::string& what) const;
+  // The bin and segment tables against each other and the metabins.
+  absl::Status CheckTables() const;
+  // Metabin `metabin_id` (if present) and each of its bins.
+  absl::Status CheckMetabin(uint32_t metabin_id, CheckCounts* counts) const;
+  // One bin's free map, counts and slack array.
+  absl::Status CheckBin(uint32_t metabin_id, uint32_t bin_id, const Bin& bin,
+                        CheckCounts* counts) const;
+  // The list of metabins with a free chunk, and the idle page.
+  absl::Status CheckListAndIdlePage() const;
+
   // The descriptor of bin `bin_id` of metabin `metabin_id`; nullptr if
   // that bin is absent.
   Bin* BinAt(uint32_t metabin_id, uint32_t bin_id) const {

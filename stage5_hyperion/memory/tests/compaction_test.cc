@@ -122,11 +122,11 @@ TEST_P(CompactionBySize, EmptiesSparseBinsAndKeepsEveryAllocation) {
   EXPECT_EQ(mid.superbins[superbin].requested_bytes,
             before.superbins[superbin].requested_bytes + begun.bytes_moved);
   EXPECT_EQ(mid.superbins[superbin].bins, 3u);
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
 
   EXPECT_EQ(owner.ForwardAll(), begun.chunks_moved);
   ASSERT_NO_FATAL_FAILURE(owner.CheckAll());
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
 
   const CompactionStats done = mm.FinishCompaction();
   EXPECT_FALSE(mm.compacting());
@@ -141,11 +141,11 @@ TEST_P(CompactionBySize, EmptiesSparseBinsAndKeepsEveryAllocation) {
   EXPECT_EQ(after.superbins[superbin].chunks_in_use, live);
   EXPECT_EQ(after.superbins[superbin].requested_bytes, owner.live_bytes());
   EXPECT_EQ(after.cached_segments, 0u);
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
   ASSERT_NO_FATAL_FAILURE(owner.CheckAll(/*grow=*/true));
   owner.FreeAll();
   EXPECT_EQ(mm.Stats().Total().mapped_bytes, 0u);
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
 }
 
 // The smallest and largest chunks, a middle one, and sizes shorter than a
@@ -194,7 +194,7 @@ TEST(CompactionTest, PolicyLimitsWhatMoves) {
   EXPECT_EQ(mm.Stats().superbins[7].bins, 2u);
   ASSERT_NO_FATAL_FAILURE(owner.CheckAll(/*grow=*/true));
   owner.FreeAll();
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
 }
 
 TEST(CompactionTest, EmptiesEveryBinItCanAndPacksTheRest) {
@@ -244,7 +244,7 @@ TEST(CompactionTest, SuperbinZeroPointersStayPut) {
       EXPECT_GE(mm.Size(hp), 3000u);
     }
   }
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
   for (HyperionPointer hp : extended) mm.Free(hp);
   owner.FreeAll();
   EXPECT_EQ(mm.Stats().Total().mapped_bytes, 0u);
@@ -273,7 +273,7 @@ TEST(CompactionTest, EmptiedSegmentsComeBackZero) {
   for (HyperionPointer hp : fresh) mm.Free(hp);
   ASSERT_NO_FATAL_FAILURE(owner.CheckAll(/*grow=*/true));
   owner.FreeAll();
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
 }
 
 TEST(CompactionTest, RepeatedCompactionsConverge) {

@@ -60,7 +60,7 @@ TEST(MemoryManagerTest, FirstExtendedRecordIsNeverTheNullPointer) {
   EXPECT_EQ(mm.Stats().superbins[0].chunks_in_use, 1u);
   mm.Free(hp);
   EXPECT_EQ(mm.Stats().superbins[0].bins, 0u);
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
 }
 
 TEST(MemoryManagerTest, ReallocateWithinAClassKeepsThePointer) {
@@ -94,7 +94,7 @@ TEST(MemoryManagerTest, ShrinkThenRegrowExposesZerosNotOldBytes) {
   for (size_t i = 0; i < 2100; ++i) ASSERT_EQ(bytes[i], 0x77);
   EXPECT_TRUE(AllZero(bytes + 2100, 800));
   mm.Free(hp);
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
 }
 
 TEST(MemoryManagerTest, GrowingIn32ByteStepsMovesAcrossEverySuperbin) {
@@ -118,7 +118,7 @@ TEST(MemoryManagerTest, GrowingIn32ByteStepsMovesAcrossEverySuperbin) {
   }
   mm.Free(hp);
   EXPECT_EQ(mm.Stats().Total().chunks_in_use, 0u);
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
 }
 
 TEST(MemoryManagerTest, ExtendedGrowthReallocatesOnlyAtStepEdges) {
@@ -157,7 +157,7 @@ TEST(MemoryManagerTest, ExactFitHoldsNoRoomUntilItGrows) {
   for (size_t i = 0; i < 8224; ++i) ASSERT_EQ(bytes[i], 0) << i;
   bytes[0] = 1;
   bytes[8223] = 2;
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
 
   // A shrink within the step stays in place, the freed bytes zero.
   hp = mm.Reallocate(hp, 8192);
@@ -170,7 +170,7 @@ TEST(MemoryManagerTest, ExactFitHoldsNoRoomUntilItGrows) {
   hp = mm.Reallocate(hp, 9216);
   EXPECT_EQ(held(), 9216u);  // and grows in place from then on
   EXPECT_EQ(hp, first);
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
 
   // An exact block shrinking by 32 bytes keeps its block: its bytes past the
   // new size are zero, and it still passes the consistency check.
@@ -178,7 +178,7 @@ TEST(MemoryManagerTest, ExactFitHoldsNoRoomUntilItGrows) {
   static_cast<uint8_t*>(mm.Resolve(other))[8255] = 7;
   EXPECT_EQ(mm.Reallocate(other, 8224), other);
   EXPECT_EQ(mm.Stats().superbins[0].held_bytes, 9216u + 8256u);
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
   EXPECT_EQ(mm.Reallocate(other, 8256), other);
   EXPECT_EQ(static_cast<uint8_t*>(mm.Resolve(other))[8255], 0);
   mm.Free(other);
@@ -215,7 +215,7 @@ TEST(MemoryManagerTest, BinsAreMappedOnDemandAndReturnedWhenEmpty) {
   EXPECT_EQ(stats.Total().metadata_bytes, 0u);
   EXPECT_EQ(stats.Total().metabins, 0u);
   EXPECT_LE(stats.cached_segments, SegmentCache::kCapacity);
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
 }
 
 TEST(MemoryManagerTest, SegmentCacheKeepsOneSegmentPerSuperbin) {
@@ -244,7 +244,7 @@ TEST(MemoryManagerTest, SegmentCacheKeepsOneSegmentPerSuperbin) {
   stats = mm.Stats();
   EXPECT_EQ(stats.cached_segments, 10u);
   EXPECT_EQ(stats.cached_bytes, 55 * 32 * kChunksPerBin);
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
 }
 
 // A bin's per-chunk slack bytes (the requested sizes) grow with the
@@ -266,7 +266,7 @@ TEST(MemoryManagerTest, SlackArrayGrowsWithTheChunksInUse) {
   }
   EXPECT_GE(mm.Stats().superbins[2].metadata_bytes,
             one_chunk + kChunksPerBin / 2);
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
   for (HyperionPointer hp : hps) mm.Free(hp);
   EXPECT_EQ(mm.Stats().superbins[2].metadata_bytes, 0u);
 }
@@ -285,7 +285,7 @@ TEST(MemoryManagerTest, SecondMetabinAndReleaseOfItsMetadata) {
   mm.Free(hps.back());
   hps.pop_back();
   EXPECT_EQ(mm.Stats().superbins[1].metabins, 1u);
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
   for (HyperionPointer hp : hps) mm.Free(hp);
   const SuperbinStats s = mm.Stats().superbins[1];
   EXPECT_EQ(s.metabins, 0u);

@@ -186,7 +186,7 @@ class ModelTest : public ::testing::Test {
                   s.mapped_bytes);
       }
     }
-    ASSERT_EQ(mm_.CheckConsistency(), "");
+    ASSERT_EQ(mm_.CheckConsistency(), absl::OkStatus());
     ASSERT_LE(stats.cached_segments, SegmentCache::kCapacity);
   }
 
@@ -222,7 +222,7 @@ class ModelTest : public ::testing::Test {
     ASSERT_EQ(mid.chunks_in_use, old.chunks_in_use + begun.chunks_moved);
     ASSERT_EQ(mid.requested_bytes, old.requested_bytes + begun.bytes_moved);
     ASSERT_EQ(mid.bins, old.bins);
-    ASSERT_EQ(mm_.CheckConsistency(), "");
+    ASSERT_EQ(mm_.CheckConsistency(), absl::OkStatus());
     uint64_t forwarded = 0, forwarded_bytes = 0;
     for (Live& live : lives_) {
       const HyperionPointer to = mm_.Forward(live.hp);

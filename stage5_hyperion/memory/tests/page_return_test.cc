@@ -94,7 +94,7 @@ TEST_F(PageReturnTest, PagesOfFreeChunksLeaveTheResidentSet) {
   EXPECT_TRUE(bin.Resident(0));
   EXPECT_TRUE(bin.Resident(pages - 1));
   EXPECT_EQ(bin.PagesReturned(), pages - 2);
-  EXPECT_EQ(bin.mm().CheckConsistency(), "");
+  EXPECT_EQ(bin.mm().CheckConsistency(), absl::OkStatus());
 }
 
 // Freed from the top down, each newly emptied page holds the bin's lowest
@@ -126,7 +126,7 @@ TEST_F(PageReturnTest, ThePageOfTheLowestFreeChunkStays) {
   const auto* bytes =
       static_cast<const uint8_t*>(bin.mm().Resolve(bin.chunk(8)));
   for (size_t i = 0; i < 1024; ++i) ASSERT_EQ(bytes[i], 0) << i;
-  EXPECT_EQ(bin.mm().CheckConsistency(), "");
+  EXPECT_EQ(bin.mm().CheckConsistency(), absl::OkStatus());
 }
 
 // 96-byte chunks do not divide a page: a chunk in use keeps both pages it
@@ -151,7 +151,7 @@ TEST_F(PageReturnTest, AChunkAcrossAPageBoundaryKeepsBothPages) {
   EXPECT_TRUE(bin.Resident(2));
   bin.Free(straddling);
   EXPECT_EQ(bin.ResidentPages(), 1u);
-  EXPECT_EQ(bin.mm().CheckConsistency(), "");
+  EXPECT_EQ(bin.mm().CheckConsistency(), absl::OkStatus());
 }
 
 // A bin whose last chunk is freed goes to the segment cache with only the
@@ -194,7 +194,7 @@ TEST_F(PageReturnTest, APageFreedAndTakenAgainStaysResident) {
   }
   EXPECT_EQ(bin.PagesReturned(), 0u);
   EXPECT_EQ(bin.ResidentPages(), bin.pages());
-  EXPECT_EQ(bin.mm().CheckConsistency(), "");
+  EXPECT_EQ(bin.mm().CheckConsistency(), absl::OkStatus());
 }
 
 // Only one page per superbin stays idle: the next page a free empties
@@ -217,7 +217,7 @@ TEST_F(PageReturnTest, TheIdlePageGoesWhenTheSuperbinEmptiesAnother) {
   EXPECT_EQ(bin.ResidentPages(), 3u);
   EXPECT_EQ(bin.PagesReturned(), bin.pages() - 3);
   EXPECT_EQ(bin.mm().HeldPageBytes(), bin.ResidentPages() * kPage);
-  EXPECT_EQ(bin.mm().CheckConsistency(), "");
+  EXPECT_EQ(bin.mm().CheckConsistency(), absl::OkStatus());
 }
 
 // A superbin at the edge of use empties its bin and makes a new one on the
@@ -246,14 +246,14 @@ TEST_F(PageReturnTest, TheIdlePageStaysWithTheCachedSegment) {
   }
   EXPECT_EQ(mm.Stats().Total().pages_returned, 0u);
   EXPECT_EQ(mm.HeldPageBytes(), 2 * kPage);
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
   for (HyperionPointer hp : chunks) mm.Free(hp);
   CompactionPolicy release_all;
   mm.BeginCompaction(release_all);
   mm.FinishCompaction();  // unmaps the cached segment
   EXPECT_EQ(mm.Stats().cached_segments, 0u);
   EXPECT_EQ(mm.HeldPageBytes(), 0u);
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
 }
 
 // A compaction empties a sparse bin into a dense one's holes: the emptied
@@ -294,7 +294,7 @@ TEST_F(PageReturnTest, HeldPageBytesAreTheResidentPages) {
         std::memset(bin.mm().Resolve(bin.chunk(freed[k])), 0xcd, chunk_size);
       }
       expect_resident("after allocating some back");
-      EXPECT_EQ(bin.mm().CheckConsistency(), "");
+      EXPECT_EQ(bin.mm().CheckConsistency(), absl::OkStatus());
     }
 }
 
@@ -322,7 +322,7 @@ TEST_F(PageReturnTest, ACompactedBinIsReturnedWhole) {
   for (HyperionPointer& hp : live) hp = mm.Forward(hp);
   EXPECT_EQ(mm.FinishCompaction().bins_released, 1u);
   EXPECT_EQ(mm.Stats().Total().pages_returned, returned_before);
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
   // Fill bin 0's holes, then one more: a new bin on the cached segment,
   // of which only that chunk's page is resident.
   const size_t holes = kChunksPerBin - live.size();

@@ -90,7 +90,7 @@ TEST(SizeClassesTest, ManagerHonoursEveryBoundary) {
                                                : ChunkSize(hp.superbin()));
     mm.Free(hp);
   }
-  EXPECT_EQ(mm.CheckConsistency(), "");
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
 }
 
 }  // namespace

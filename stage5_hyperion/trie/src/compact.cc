@@ -20,31 +20,22 @@ using hyperion::Node;
 using hyperion::NodeType;
 using hyperion::Region;
 
-CompactionStats HyperionTrie::Compact(const CompactionPolicy& policy) {
-  mm_.BeginCompaction(policy);
-  root_ = mm_.Forward(root_);
-  empty_value_ = mm_.Forward(empty_value_);
-  if (!root_.IsNull()) {
-    ForwardRegion(
-        hyperion::WholeContainer(static_cast<uint8_t*>(mm_.Resolve(root_))));
-  }
-  writes_since_compaction_ = 0;
-  ++compactions_;
-  return mm_.FinishCompaction();
-}
+namespace {
 
-void HyperionTrie::ForwardValue(uint8_t* enc) {
+// Replaces an external value's pointer in encoding `enc` by its forward.
+void ForwardValue(MemoryManager& mm, uint8_t* enc) {
   if (!hyperion::IsExternal(enc)) return;
-  mm_.Forward(hyperion::ExternalValue(enc)).Store(enc + 1);
+  mm.Forward(hyperion::ExternalValue(enc)).Store(enc + 1);
 }
 
-void HyperionTrie::ForwardRegion(const Region& region) {
+// Replaces every pointer stored below `region` by its forward.
+void ForwardRegion(MemoryManager& mm, const Region& region) {
   // The region's bytes are the trie's own; Region only reads them.
   uint8_t* buf = const_cast<uint8_t*>(region.buf);
   for (hyperion::RegionCursor it(region); !it.done(); it.Next()) {
     const Node& n = it.node();
     if (n.type == NodeType::kLeafValue && !hyperion::IsBareLeaf(n.header)) {
-      ForwardValue(buf + n.value_pos);
+      ForwardValue(mm, buf + n.value_pos);
     }
     switch (n.child) {
       case ChildKind::kNone:
@@ -52,33 +43,48 @@ void HyperionTrie::ForwardRegion(const Region& region) {
       case ChildKind::kPointer: {
         // Forwarded before it is resolved, as the manager requires.
         const HyperionPointer hp =
-            mm_.Forward(HyperionPointer::Load(buf + n.child_pos));
+            mm.Forward(HyperionPointer::Load(buf + n.child_pos));
         hp.Store(buf + n.child_pos);
-        auto* c = static_cast<uint8_t*>(mm_.Resolve(hp));
+        auto* c = static_cast<uint8_t*>(mm.Resolve(hp));
         if (!hyperion::IsSplit(c)) {
-          ForwardRegion(hyperion::WholeContainer(c));
+          ForwardRegion(mm, hyperion::WholeContainer(c));
           break;
         }
         for (uint32_t j = 0; j < hyperion::PieceCount(c); ++j) {
           uint8_t* entry = c + hyperion::PieceEntryPos(j) + 1;
           const HyperionPointer piece =
-              mm_.Forward(HyperionPointer::Load(entry));
+              mm.Forward(HyperionPointer::Load(entry));
           piece.Store(entry);
-          ForwardRegion(hyperion::WholeContainer(
-              static_cast<uint8_t*>(mm_.Resolve(piece))));
+          ForwardRegion(mm, hyperion::WholeContainer(
+                                static_cast<uint8_t*>(mm.Resolve(piece))));
         }
         break;
       }
       case ChildKind::kEmbedded:
-        ForwardRegion(hyperion::EmbeddedRegion(buf, n.child_pos));
+        ForwardRegion(mm, hyperion::EmbeddedRegion(buf, n.child_pos));
         break;
       case ChildKind::kSuffix: {
         const hyperion::Suffix sx = hyperion::DecodeSuffix(buf, n.child_pos);
-        if (sx.has_value) ForwardValue(buf + sx.value_pos);
+        if (sx.has_value) ForwardValue(mm, buf + sx.value_pos);
         break;
       }
     }
   }
+}
+
+}  // namespace
+
+CompactionStats HyperionTrie::Compact(const CompactionPolicy& policy) {
+  mm_.BeginCompaction(policy);
+  root_ = mm_.Forward(root_);
+  empty_value_ = mm_.Forward(empty_value_);
+  if (!root_.IsNull()) {
+    ForwardRegion(mm_, hyperion::WholeContainer(
+                           static_cast<uint8_t*>(mm_.Resolve(root_))));
+  }
+  writes_since_compaction_ = 0;
+  ++compactions_;
+  return mm_.FinishCompaction();
 }
 
 }  // namespace kvlab::stage5

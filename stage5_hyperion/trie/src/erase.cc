@@ -10,6 +10,7 @@
 
 #include "descent.h"
 #include "hyperion_trie.h"
+#include "write.h"
 
 namespace kvlab::stage5 {
 
@@ -26,7 +27,7 @@ using hyperion::Stop;
 // at `level`, or an embedded one whose size byte is at `size_pos`) and the
 // T-node and S-node the key passes through in it, with the key bytes of
 // their previous siblings.
-struct HyperionTrie::Frame {
+struct TrieWrite::Frame {
   size_t level = 0;
   size_t depth = 0;  // the key byte this region's T-nodes hold
   bool embedded = false;
@@ -40,15 +41,14 @@ struct HyperionTrie::Frame {
 
 // A deletion's path: the real containers it passes, as a write's, and one
 // frame per region (real or embedded) the key passes through.
-struct HyperionTrie::ErasePath : hyperion::PathBase {
-  HyperionTrie& store;
+struct TrieWrite::ErasePath : hyperion::PathBase {
+  TrieWrite& write;
   std::string_view key;
-  LevelPath& levels;
   absl::InlinedVector<Frame, 8>& frames;
   Frame frame;  // the current region's, pushed once its S-node is found
 
   void SawT(const Descent& d) {
-    if (!frame.embedded) RecordT(&levels.back(), d.t);
+    if (!frame.embedded) RecordT(&write.levels_.back(), d.t);
     frame.t_pos = d.t.pos;
     frame.t_prev = d.t.prev;
   }
@@ -59,34 +59,34 @@ struct HyperionTrie::ErasePath : hyperion::PathBase {
     frames.push_back(frame);
   }
   const uint8_t* EnterPointer(const uint8_t* buf, const Node& s, size_t depth) {
-    levels.push_back(store.ChildLevel(buf, s.child_pos, key, depth));
-    frame = Frame{.level = levels.size() - 1, .depth = depth};
-    return store.Base(levels, frame.level);
+    write.levels_.push_back(write.ChildLevel(buf, s.child_pos, key, depth));
+    frame = Frame{.level = write.levels_.size() - 1, .depth = depth};
+    return write.Base(frame.level);
   }
   void EnterEmbedded(const uint8_t*, const Node& s, size_t depth) {
-    frame = Frame{.level = levels.size() - 1,
+    frame = Frame{.level = write.levels_.size() - 1,
                   .depth = depth,
                   .embedded = true,
                   .size_pos = s.child_pos};
   }
 };
 
-bool HyperionTrie::Erase(std::string_view key) {
+bool TrieWrite::Erase(std::string_view key) {
   if (key.empty()) {
-    if (!has_empty_key_) return false;
-    undo_.FreeLater(empty_value_);
-    empty_value_ = HyperionPointer();
-    has_empty_key_ = false;
-    --size_;
+    if (!trie_.has_empty_key_) return false;
+    undo_.FreeLater(trie_.empty_value_);
+    trie_.empty_value_ = HyperionPointer();
+    trie_.has_empty_key_ = false;
+    --trie_.size_;
     return true;
   }
-  if (root_.IsNull()) return false;
+  if (trie_.root_.IsNull()) return false;
 
-  LevelPath levels{Level{.hp = root_}};
+  levels_.push_back(Level{.hp = trie_.root_});
   absl::InlinedVector<Frame, 8> frames;
-  ErasePath path{{}, *this, key, levels, frames, Frame()};
+  ErasePath path{{}, *this, key, frames, Frame()};
   const Descent d =
-      hyperion::Descend(hyperion::WholeContainer(Base(levels, 0)), key, path);
+      hyperion::Descend(hyperion::WholeContainer(Base(0)), key, path);
   Loss loss = Loss::kTValue;    // set by each case that goes on
   HyperionPointer freed_chunk;  // an external value's, freed at the end
   switch (d.stop) {
@@ -116,8 +116,8 @@ bool HyperionTrie::Erase(std::string_view key) {
   }
 
   // Found: every container on the path holds one key less.
-  AddToCounts(levels, -1);
-  --size_;
+  AddToCounts(-1);
+  --trie_.size_;
 
   // From the deepest frame up, while the region a removal leaves is empty.
   // Only a freed real container moves the walk to the level above, and a
@@ -125,39 +125,38 @@ bool HyperionTrie::Erase(std::string_view key) {
   for (size_t f = frames.size(); f-- > 0;) {
     const Frame fr = frames[f];
     // Any deeper level left behind was freed (and marked finished) above.
-    assert(levels.size() <= fr.level + 1 || levels[fr.level + 1].finished);
-    levels.resize(fr.level + 1);
-    if (!RemoveFromFrame(&levels, frames.data(), f, loss, &freed_chunk)) break;
+    assert(levels_.size() <= fr.level + 1 || levels_[fr.level + 1].finished);
+    levels_.resize(fr.level + 1);
+    if (!RemoveFromFrame(frames.data(), f, loss, &freed_chunk)) break;
     // The region emptied: the S-node above loses its child.
-    if (!fr.embedded && !levels[fr.level].split.IsNull()) {
+    if (!fr.embedded && !levels_[fr.level].split.IsNull()) {
       // Other pieces remain: the S-node above keeps its child.
-      RemovePiece(&levels, fr.level);
+      RemovePiece(fr.level);
       break;
     }
     loss = Loss::kSChild;
     if (!fr.embedded) {
-      undo_.FreeLater(levels[fr.level].hp);
-      if (fr.level == 0) root_ = HyperionPointer();
-      levels[fr.level].finished = true;
+      undo_.FreeLater(levels_[fr.level].hp);
+      if (fr.level == 0) trie_.root_ = HyperionPointer();
+      levels_[fr.level].finished = true;
     }
   }
   // Deepest first: the last level changed, then those only passed
   // through, whose T-nodes on the path hold one key less.
-  for (size_t i = levels.size(); i-- > 0;) FinishLevel(&levels, i, key, -1);
+  for (size_t i = levels_.size(); i-- > 0;) FinishLevel(i, key, -1);
   undo_.FreeLater(freed_chunk);
   return true;
 }
 
-bool HyperionTrie::RemoveFromFrame(LevelPath* levels, const Frame* frames,
-                                   size_t f, Loss loss,
-                                   HyperionPointer* freed_chunk) {
-  // handout: HyperionTrie::RemoveFromFrame -> #delete-reclaims
+bool TrieWrite::RemoveFromFrame(const Frame* frames, size_t f, Loss loss,
+                                HyperionPointer* freed_chunk) {
+  // handout: TrieWrite::RemoveFromFrame -> #delete-reclaims
   const Frame& fr = frames[f];
-  uint8_t* buf = Base(*levels, fr.level);
-  EmbedPath embeds;
+  uint8_t* buf = Base(fr.level);
+  embeds_.clear();
   for (size_t g = 1; g <= f; ++g) {
     if (frames[g].level == fr.level && frames[g].embedded) {
-      embeds.push_back(
+      embeds_.push_back(
           Embed{frames[g].size_pos, frames[g - 1].s_pos, frames[g].depth});
     }
   }
@@ -170,13 +169,13 @@ bool HyperionTrie::RemoveFromFrame(LevelPath* levels, const Frame* frames,
   // its jump structures are measured anew (FinishLevel).
   const auto remove = [&](const Node& n, uint32_t end, uint8_t prev,
                           bool s_level) {
-    if (!fr.embedded) (*levels)[fr.level].s_removed = true;
-    RemoveNode(levels, &embeds, r, n, end, prev, s_level);
+    if (!fr.embedded) levels_[fr.level].s_removed = true;
+    RemoveNode(r, n, end, prev, s_level);
   };
   if (loss == Loss::kTValue) {
     *freed_chunk = hyperion::ExternalChunk(buf, t);
     if (t_end > t.end) {
-      Splice(levels, &embeds, t.pos, t.end - t.pos,
+      Splice(t.pos, t.end - t.pos,
              hyperion::Rewritten(buf, t, NodeType::kInner, {}, ChildKind::kNone,
                                  {}));
     } else {
@@ -198,7 +197,7 @@ bool HyperionTrie::RemoveFromFrame(LevelPath* levels, const Frame* frames,
     if (type != NodeType::kInner || child != ChildKind::kNone) {
       const hyperion::TaggedValue value(buf, s);
       Splice(
-          levels, &embeds, s.pos, s.end - s.pos,
+          s.pos, s.end - s.pos,
           hyperion::Rewritten(buf, s, type, value.view(), child, child_bytes));
     } else if (t.type == NodeType::kInner && s.pos == t.end &&
                (s.end >= r.end || buf[s.end] == 0 ||
@@ -209,17 +208,16 @@ bool HyperionTrie::RemoveFromFrame(LevelPath* levels, const Frame* frames,
       remove(s, s.end, fr.s_prev, /*s_level=*/true);
     }
   }
-  buf = Base(*levels, fr.level);
+  buf = Base(fr.level);
   return fr.embedded
              ? buf[fr.size_pos] == 1
              : hyperion::ContainerUsed(buf) == hyperion::NodesBegin(buf);
   // handout: end
 }
 
-void HyperionTrie::RemoveNode(LevelPath* levels, EmbedPath* embeds,
-                              const Region& r, const Node& n, uint32_t end,
-                              uint8_t prev, bool s_level) {
-  // handout: HyperionTrie::RemoveNode -> #delete-reclaims
+void TrieWrite::RemoveNode(const Region& r, const Node& n, uint32_t end,
+                           uint8_t prev, bool s_level) {
+  // handout: TrieWrite::RemoveNode -> #delete-reclaims
   const uint8_t* buf = r.buf;
   std::string bytes;
   uint32_t old_len = end - n.pos;
@@ -228,7 +226,7 @@ void HyperionTrie::RemoveNode(LevelPath* levels, EmbedPath* embeds,
     bytes = hyperion::Reencoded(next, prev);
     old_len += next.head_bytes();
   }
-  Splice(levels, embeds, n.pos, old_len, bytes);
+  Splice(n.pos, old_len, bytes);
   // handout: end
 }
 

@@ -30,9 +30,8 @@ std::optional<size_t> HyperionTrie::MemoryUsage() const {
   // manager and this object. Pages of free chunks were given back, pages
   // never used are address space, and the cache of empty segments holds
   // at most the page of chunk 0 of each; none is counted
-  // (docs/stage5_hyperion.md compares this with RssAnon). The undo log
-  // holds nothing but its own bytes between writes (undo_log.h), which
-  // sizeof counts.
+  // (docs/stage5_hyperion.md compares this with RssAnon). A write's undo
+  // log lives only as long as the write (write.h).
   const MemoryStats stats = mm_.Stats();
   const SuperbinStats total = stats.Total();
   return mm_.HeldPageBytes() + total.extended_heap_bytes +

@@ -34,10 +34,10 @@
 //     entry's key range, with its count of keys; the root is never split;
 //   - every chunk the memory manager holds is reachable exactly once.
 //
-// Out of memory: each write records every change before making it and frees
-// what it gives up only when it is done (undo_log.h); if an allocation fails
-// part way, the records undo the changes newest first, which takes no memory,
-// so it cannot fail in turn.
+// Reads and the invariants live here; every Put and Delete runs in a write
+// object (write.h), which holds the operation's path and undo log and
+// changes the bytes: a write that runs out of memory leaves the trie
+// exactly as it was.
 
 #ifndef KVLAB_STAGE5_HYPERION_TRIE_H_
 #define KVLAB_STAGE5_HYPERION_TRIE_H_
@@ -51,8 +51,6 @@
 #include <vector>
 
 #include "absl/base/attributes.h"
-#include "absl/container/inlined_vector.h"
-#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "container_scan.h"
 #include "descent.h"
@@ -60,7 +58,6 @@
 #include "kvlab/stage5/memory_manager.h"
 #include "node.h"
 #include "split.h"
-#include "undo_log.h"
 
 namespace kvlab::stage5 {
 
@@ -117,114 +114,15 @@ class HyperionTrie final : public HyperionStore {
   bool DeleteImpl(std::string_view key) override;
 
  private:
-  // One real container on the path of an operation: `hp`, and where its
-  // pointer is stored: at offset `ref` of the previous level's container
-  // (level 0 is the root, whose pointer is root_); its T-nodes hold key
-  // byte `depth`; the one on the path (or its insertion point) is at
-  // `t_pos`, after a sibling with key byte `t_prev`, found after walking
-  // `t_steps` T-nodes. `changed` once a splice touched it (its used bytes
-  // were then `used_before`), `ejected` if the operation made it from an
-  // embedded container, `finished` once FinishLevel ran.
-  struct Level {
-    HyperionPointer hp;
-    uint32_t ref = 0;
-    size_t depth = 0;
-    uint32_t t_pos = 0;
-    uint8_t t_prev = 0;
-    uint32_t t_steps = 0;
-    uint32_t used_before = 0;
-    bool changed = false;
-    bool ejected = false;
-    // A Put added an S-child to the path's T-node, `s_offset` bytes after
-    // its first child; a Delete removed one (or the T-node).
-    bool s_added = false;
-    uint32_t s_offset = 0;
-    bool s_removed = false;
-    bool finished = false;
-    // A piece of a split container: its pointer and key count are entry
-    // `piece` of directory `split`, whose pointer is at `ref`.
-    HyperionPointer split{};
-    uint32_t piece = 0;
-  };
-  // An embedded container enclosing the position being changed: offsets
-  // (in the real container) of its size byte and of its S-node's header,
-  // and the key byte its T-nodes hold.
-  struct Embed {
-    uint32_t size_pos = 0;
-    uint32_t node_pos = 0;
-    size_t depth = 0;
-  };
-  // The levels and the enclosing embedded containers of one operation's
-  // path, kept on the stack for paths of usual depth: a Put or Delete
-  // allocates nothing on the heap for its own bookkeeping.
-  using LevelPath = absl::InlinedVector<Level, 8>;
-  using EmbedPath = absl::InlinedVector<Embed, 4>;
-  // A value's encoding (node.h): a length byte and the bytes inline, or a
-  // zero byte and an external chunk's pointer; no bytes for "".
-  struct EncodedValue {
-    uint8_t bytes[1 + hyperion::kMaxInlineValue];
-    uint32_t size = 0;
-    std::string_view view() const {
-      return std::string_view(reinterpret_cast<const char*>(bytes), size);
-    }
-  };
-  // A key remainder and its encoded value, for building new nodes.
-  struct Entry {
-    std::string_view key;
-    std::string_view value_enc;
-  };
-
-  // Put and Delete proper (insert.cc, erase.cc); PutImpl and DeleteImpl
-  // (write.cc) run them through Write and add the compaction check. Both, Get
-  // and a scan's start find the key with one descent (descent.h); each passes
-  // its own path, which records what it needs on the way down.
-  bool Insert(std::string_view key, std::string_view value);
-  bool Erase(std::string_view key);
-  struct ReadPath;
-  struct WritePath;
-  // Sets the T-node on `level`'s path to the one search `t` found (or its
-  // insertion point).
-  static void RecordT(Level* level, const hyperion::SiblingSearch& t) {
-    level->t_pos = t.pos;
-    level->t_prev = t.prev;
-    level->t_steps = t.steps;
-  }
-  // Put, the key going on by `rest` below S-node d.s.node, which has no
-  // child or a suffix (d.stop): adds the child, or replaces the suffix's
-  // value (then returns true and sets `*old_chunk` to the old value's
-  // chunk, if external), or splits the suffix.
-  bool AddBelowS(LevelPath* levels, EmbedPath* embeds,
-                 const hyperion::Descent& d, std::string_view rest,
-                 std::string_view value_enc, HyperionPointer* old_chunk);
-  // Runs `write` (Insert or Erase) with a fresh undo log and returns what it
-  // returns. If it throws std::bad_alloc, undoes what it changed, restores
-  // the members it set, and rethrows.
-  bool Write(absl::FunctionRef<bool()> write);
-
-  // --- a write's memory (undo_log.h): chunks a write allocates come from
-  // AllocateChunk (or NewChunkWith, which also fills one with `bytes`), and
-  // chunks it gives up go to undo_.FreeLater; every byte it overwrites in
-  // place is saved with undo_.SaveBytes or undo_.SaveSplice first.
-  HyperionPointer AllocateChunk(size_t size, Fit fit = Fit::kRoomToGrow) {
-    return undo_.Allocate([&] { return mm_.Allocate(size, fit); });
-  }
-  HyperionPointer NewChunkWith(std::string_view bytes);  // values.cc
-  // Resizes `hp` to `new_size` bytes where it is, which mm_.ResizesInPlace
-  // must allow (splice.cc).
-  void ResizeInPlace(HyperionPointer hp, size_t new_size);
+  // Every write runs in a write object (write.h), which changes the
+  // trie's bytes and fields.
+  friend class TrieWrite;
 
   // --- compaction (compact.cc; its check after every write in write.cc)
   // Runs Compact() when options_.compact asks for it.
   void CompactIfFragmented();
-  // Replaces every pointer stored below `region` by its forward.
-  void ForwardRegion(const Region& region);
-  // The same for a value encoding, if external.
-  void ForwardValue(uint8_t* enc);
 
   // --- values (values.cc)
-  // Sets `*out` to the encoding of `value`; allocates a chunk for a value
-  // longer than options_.inline_value (AllocateChunk).
-  void EncodeValue(std::string_view value, EncodedValue* out);
   std::string_view ValueAt(const uint8_t* enc) const {
     return hyperion::IsExternal(enc) ? ExternalValueAt(enc)
                                      : hyperion::InlineValue(enc);
@@ -244,131 +142,16 @@ class HyperionTrie final : public HyperionStore {
     return sx.has_value ? ValueAt(buf + sx.value_pos) : std::string_view();
   }
 
-  // --- building nodes (insert.cc)
-  // Appends the T-nodes (and below) for `entries` (sorted, distinct, each
-  // longer than `depth`), keys read from byte `depth`; the first T-node's
-  // delta counts from `prev`.
-  void BuildTLevel(const Entry* entries, size_t n, size_t depth, uint8_t prev,
-                   std::string* out);
-  // The same for S-nodes, all entries sharing their byte depth-1.
-  void BuildSLevel(const Entry* entries, size_t n, size_t depth, uint8_t prev,
-                   std::string* out);
-  // The child for `entries` (each longer than `depth`, read from `depth`):
-  // a suffix, an embedded container or a new container. Returns its kind.
-  ChildKind BuildChild(const Entry* entries, size_t n, size_t depth,
-                       std::string* out);
-  // A container holding `payload` (nodes, after the header), with its free
-  // tail under 32 bytes.
-  HyperionPointer NewContainer(std::string_view payload,
-                               Fit fit = Fit::kRoomToGrow);
-
-  // --- changing containers (splice.cc)
-  uint8_t* Base(const LevelPath& levels, size_t i) const {
-    return static_cast<uint8_t*>(mm_.Resolve(levels[i].hp));
-  }
-  void SetLevelPointer(LevelPath* levels, size_t i, HyperionPointer hp);
-  // Adds `delta` to the key counts of every level's container below the
-  // root: the pointer child's count, and a piece's entry in its directory.
-  void AddToCounts(const LevelPath& levels, int delta);
-
   // --- split containers (split.cc, split.h)
-  // The level of the container behind the pointer child at `ref` of
-  // `buf`, whose T-nodes hold key[depth]: the piece holding key[depth] if
-  // the child is split.
-  Level ChildLevel(const uint8_t* buf, uint32_t ref, std::string_view key,
-                   size_t depth) const;
   // The container behind pointer `hp` whose T-nodes would hold `t`.
   const uint8_t* ContainerFor(HyperionPointer hp, uint8_t t) const;
   // Resolves a pointer child's target (a container, piece or directory)
   // and asks for all its cache lines if it has at most options_.read_ahead
   // bytes.
   const uint8_t* ResolveAhead(HyperionPointer hp) const;
-  // The size past which a container of `size` bytes holding `keys` keys is
-  // cut (before the delay): split_large_above for large nodes.
-  uint64_t SplitThreshold(uint32_t size, uint64_t keys) const;
-  // The smaller of the two, whatever the key count.
-  uint64_t LowestSplitThreshold() const;
-  // After a Put, cuts level `i` (below the root) in two if it has passed
-  // its split threshold; its pointer (at `ref` of level i-1, which must not
-  // have moved since the descent) or its directory entry is replaced.
-  void SplitIfLarge(LevelPath* levels, size_t i);
-  // After a Delete emptied piece level `i`: drops it from its directory,
-  // or, if one piece is left, points the parent at that piece instead.
-  void RemovePiece(LevelPath* levels, size_t i);
-  // Replaces `old_len` bytes at `pos` of the last level's container with
-  // `bytes`, moving the tail, resizing the container in 32-byte steps and
-  // updating the sizes of `embeds` (outermost first). An embedded container
-  // that would pass the budget is ejected first; each ejection appends a
-  // level and rebases `embeds` and `pos`.
-  void Splice(LevelPath* levels, EmbedPath* embeds, uint32_t pos,
-              uint32_t old_len, std::string_view bytes);
-  void RawSplice(LevelPath* levels, uint32_t pos, uint32_t old_len,
-                 std::string_view bytes) {
-    RawSpliceAt(levels, levels->size() - 1, pos, old_len, bytes);
-  }
-  // The same at level `li`; deeper levels' `ref`s may go stale.
-  void RawSpliceAt(LevelPath* levels, size_t li, uint32_t pos, uint32_t old_len,
-                   std::string_view bytes);
-  void Eject(LevelPath* levels, EmbedPath* embeds, uint32_t* pos);
-  // Puts `nodes` (one new sibling with key byte `key` and its subtree,
-  // delta-encoded after search.prev) at the insertion point of `search`,
-  // and re-encodes the sibling after it to follow `key`.
-  void InsertSibling(LevelPath* levels, EmbedPath* embeds,
-                     const hyperion::SiblingSearch& search, uint8_t key,
-                     std::string nodes);
-
-  // Brings the jump successors and the jump table of level `i` up to date
-  // after an operation on `key` that changed the number of keys by
-  // `key_delta` (-1, 0, 1). Run deepest level first: a level's pointer
-  // lives in the level above, which must not have moved yet. Runs once per
-  // level.
-  void FinishLevel(LevelPath* levels, size_t i, std::string_view key,
-                   int key_delta);
-
-  // --- jump successors (jump_upkeep.cc)
-  // Only the T-node on the key's path (key byte levels[i].depth, at
-  // levels[i].t_pos) can be stale, or every T-node if the level was just
-  // ejected.
-  void FinishJumpSuccessors(LevelPath* levels, size_t i, std::string_view key,
-                            int key_delta);
-  // Rewrites the jump successor of T-node `t` (in level i, decoded there)
-  // with stored jump `jump` and `keys` keys.
-  void SetJumpSuccessor(LevelPath* levels, size_t i, const Node& t,
-                        uint32_t jump, uint64_t keys);
-  // A container's node bytes with every T-node's jump successor and T-node
-  // jump table added, updated or removed as options_.jump_successor and
-  // options_.tnode_table ask.
-  std::string WithJumpSuccessors(std::string_view nodes) const;
-
-  // --- T-node jump tables (tnode_table.h; upkeep in jump_upkeep.cc)
-  // True if a T-node of a real container with `children` S-children and
-  // `keys` keys at and below it carries a table.
-  bool WantsTNodeTable(uint32_t children, uint64_t keys) const;
-  // False if T-node `t`, which has a jump successor and now `keys` keys,
-  // surely keeps having a table or not (s_added: a Put gave it a child).
-  bool TNodeTableMayFlip(const Node& t, bool s_added, uint64_t keys,
-                         int key_delta) const;
-  // Brings T-node `t`'s table (if any) up to date in place after an
-  // operation on `key` at `level` that removed no S-child, changed the
-  // container by `bytes` and the keys by `key_delta`; false if it must be
-  // rebuilt instead.
-  static bool UpdateTNodeTable(uint8_t* buf, const Node& t, const Level& level,
-                               std::string_view key, int64_t bytes,
-                               int key_delta);
-
-  // --- container jump tables (jump_table.cc, jump_table.h)
-  // Moves the entries after the path's T-node by the level's change in
-  // bytes and keys, drops the entry of a T-node the operation removed, and
-  // rebuilds the table if the path's lookup walked past more than
-  // options_.jump_table T-nodes of a container of options_.jump_table_min
-  // bytes or more.
-  void FinishJumpTable(LevelPath* levels, size_t i, std::string_view key,
-                       int key_delta);
-  // Replaces level `i`'s table with one sized for its T-nodes (none for
-  // few) whose entries are spread evenly over them.
-  void RebuildJumpTable(LevelPath* levels, size_t i);
-
-  // --- reading (read.cc)
+  // --- reading (read.cc): Get finds the key with one descent
+  // (descent.h), whose path records nothing.
+  struct ReadPath;
   // The n-th key below `region`: appends its bytes to `*key` and sets
   // `*value` (if non-null) to its value; false if there are no n+1 keys.
   bool NthInRegion(const Region& region, uint64_t n, std::string* key,
@@ -442,25 +225,12 @@ class HyperionTrie final : public HyperionStore {
   static constexpr int kPrefetchLookahead = 16;
   // Passes the key being rebuilt and its value to the visitor.
   bool Emit(std::string_view value, ScanState* state) const;
-
-  // --- erasing (erase.cc): one frame per container level a deletion
-  // passes through, and the path that records them (descent.h).
-  struct Frame;
-  struct ErasePath;
-  // What a deletion takes from a frame: the value of its T-node or of its
-  // S-node, or the S-node's child.
-  enum class Loss { kTValue, kSValue, kSChild };
-  // Takes `loss` from frame `frames[f]` (of a deletion's frames, which
-  // `levels` holds up to the frame's), removing the nodes that no longer
-  // lead to a key; sets `*freed_chunk` to a lost value's external chunk.
-  // Returns true if the frame's region is left empty.
-  bool RemoveFromFrame(LevelPath* levels, const Frame* frames, size_t f,
-                       Loss loss, HyperionPointer* freed_chunk);
-  // Removes node `n` of region `r` with its subtree, which ends at `end`,
-  // and re-encodes the next sibling (an S-node if `s_level`) against
-  // `prev`, the key byte of the sibling before `n`.
-  void RemoveNode(LevelPath* levels, EmbedPath* embeds, const Region& r,
-                  const Node& n, uint32_t end, uint8_t prev, bool s_level);
+  // The value of the node whose header is `header` and whose value (if
+  // any) starts at `*p`, which moves past it ("" if the node has none).
+  std::string_view LeafValue(uint8_t header, const uint8_t** p) const;
+  // The span of the nodes of container `c` (its first piece's if split),
+  // whose keys extend `base` key bytes.
+  ScanState::Span ContainerSpan(const uint8_t* c, uint32_t base) const;
 
   // --- checking (debug/check.cc): the checker walks the trie once, reading the
   // members above.
@@ -468,7 +238,6 @@ class HyperionTrie final : public HyperionStore {
 
   const HyperionOptions options_;
   mutable MemoryManager mm_;
-  hyperion::UndoLog undo_;  // of the write in progress
   HyperionPointer root_;
   bool has_empty_key_ = false;
   HyperionPointer empty_value_;  // the empty key's value, null if empty

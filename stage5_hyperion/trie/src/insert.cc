@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "descent.h"
-#include "hyperion_trie.h"
+#include "write.h"
 
 namespace kvlab::stage5 {
 
@@ -30,58 +30,61 @@ NodeType EndType(std::string_view value_enc) {
 
 }  // namespace
 
-// A write's path: the real containers it passes (`levels`, each with the
-// T-node on the path) and the embedded containers enclosing the region it
-// is in (`embeds`, from the deepest real container down).
-struct HyperionTrie::WritePath : hyperion::PathBase {
-  HyperionTrie& store;
+// A Put's path: it records in the write the real containers it passes
+// (levels_, each with the T-node on the path) and the embedded containers
+// enclosing the region it is in (embeds_, from the deepest real container
+// down).
+struct TrieWrite::InsertPath : hyperion::PathBase {
+  TrieWrite& write;
   std::string_view key;
-  LevelPath& levels;
-  EmbedPath& embeds;
   bool in_embedded = false;  // the region is an embedded container
 
   void SawT(const Descent& d) {
-    if (!in_embedded) RecordT(&levels.back(), d.t);
+    if (!in_embedded) RecordT(&write.levels_.back(), d.t);
   }
   const uint8_t* EnterPointer(const uint8_t* buf, const Node& s, size_t depth) {
-    levels.push_back(store.ChildLevel(buf, s.child_pos, key, depth));
-    embeds.clear();
+    write.levels_.push_back(write.ChildLevel(buf, s.child_pos, key, depth));
+    write.embeds_.clear();
     in_embedded = false;
-    return store.Base(levels, levels.size() - 1);
+    return write.Base(write.levels_.size() - 1);
   }
   void EnterEmbedded(const uint8_t*, const Node& s, size_t depth) {
-    embeds.push_back(Embed{s.child_pos, s.pos, depth});
+    write.embeds_.push_back(Embed{s.child_pos, s.pos, depth});
     in_embedded = true;
   }
 };
 
-bool HyperionTrie::Insert(std::string_view key, std::string_view value) {
-  if (key.empty()) {
-    const bool replaced = has_empty_key_;
-    undo_.FreeLater(empty_value_);
-    empty_value_ = value.empty() ? HyperionPointer() : NewChunkWith(value);
-    has_empty_key_ = true;
-    if (!replaced) ++size_;
-    return replaced;
-  }
+bool TrieWrite::InsertEmptyKey(std::string_view value) {
+  const bool replaced = trie_.has_empty_key_;
+  undo_.FreeLater(trie_.empty_value_);
+  trie_.empty_value_ = value.empty() ? HyperionPointer() : NewChunkWith(value);
+  trie_.has_empty_key_ = true;
+  if (!replaced) ++trie_.size_;
+  return replaced;
+}
 
+void TrieWrite::InsertFirst(std::string_view key, std::string_view value_enc) {
+  const Entry entry{key, value_enc};
+  std::string payload;
+  BuildTLevel(&entry, 1, 0, 0, &payload);
+  trie_.root_ = NewContainer(WithJumpSuccessors(payload));
+  ++trie_.size_;
+}
+
+bool TrieWrite::Insert(std::string_view key, std::string_view value) {
+  if (key.empty()) return InsertEmptyKey(value);
   EncodedValue encoded;
   EncodeValue(value, &encoded);
   const std::string_view value_enc = encoded.view();
-  if (root_.IsNull()) {
-    const Entry entry{key, value_enc};
-    std::string payload;
-    BuildTLevel(&entry, 1, 0, 0, &payload);
-    root_ = NewContainer(WithJumpSuccessors(payload));
-    ++size_;
+  if (trie_.root_.IsNull()) {
+    InsertFirst(key, value_enc);
     return false;
   }
 
-  LevelPath levels{Level{.hp = root_}};
-  EmbedPath embeds;
-  WritePath path{{}, *this, key, levels, embeds};
+  levels_.push_back(Level{.hp = trie_.root_});
+  InsertPath path{{}, *this, key};
   const Descent d =
-      hyperion::Descend(hyperion::WholeContainer(Base(levels, 0)), key, path);
+      hyperion::Descend(hyperion::WholeContainer(Base(0)), key, path);
   const uint8_t* buf = d.region.buf;
   // The old value's external chunk, freed once the new one is in place.
   HyperionPointer old_chunk;
@@ -91,29 +94,27 @@ bool HyperionTrie::Insert(std::string_view key, std::string_view value) {
       const Entry entry{key.substr(d.depth), value_enc};
       std::string bytes;
       BuildTLevel(&entry, 1, 0, d.t.prev, &bytes);
-      InsertSibling(&levels, &embeds, d.t, uint8_t(key[d.depth]),
-                    std::move(bytes));
+      InsertSibling(d.t, uint8_t(key[d.depth]), std::move(bytes));
       break;
     }
     case Stop::kEndsAtT: {
       const Node& tn = d.t.node;
       replaced = EndsKey(tn.type);
       old_chunk = hyperion::ExternalChunk(buf, tn);
-      Splice(&levels, &embeds, tn.pos, tn.end - tn.pos,
+      Splice(tn.pos, tn.end - tn.pos,
              hyperion::Rewritten(buf, tn, EndType(value_enc), value_enc,
                                  ChildKind::kNone, {}));
       break;
     }
     case Stop::kNoS: {
       if (!path.in_embedded) {
-        levels.back().s_added = true;
-        levels.back().s_offset = d.s.pos - d.t.node.end;
+        levels_.back().s_added = true;
+        levels_.back().s_offset = d.s.pos - d.t.node.end;
       }
       const Entry entry{key.substr(d.depth + 1), value_enc};
       std::string bytes;
       BuildSLevel(&entry, 1, 0, d.s.prev, &bytes);
-      InsertSibling(&levels, &embeds, d.s, uint8_t(key[d.depth + 1]),
-                    std::move(bytes));
+      InsertSibling(d.s, uint8_t(key[d.depth + 1]), std::move(bytes));
       break;
     }
     case Stop::kEndsAtS: {
@@ -122,27 +123,26 @@ bool HyperionTrie::Insert(std::string_view key, std::string_view value) {
           reinterpret_cast<const char*>(buf + sn.child_pos), sn.child_bytes);
       replaced = EndsKey(sn.type);
       old_chunk = hyperion::ExternalChunk(buf, sn);
-      Splice(&levels, &embeds, sn.pos, sn.end - sn.pos,
+      Splice(sn.pos, sn.end - sn.pos,
              hyperion::Rewritten(buf, sn, EndType(value_enc), value_enc,
                                  sn.child, child_bytes));
       break;
     }
     case Stop::kNoChild:
     case Stop::kSuffix:
-      replaced = AddBelowS(&levels, &embeds, d, key.substr(d.depth + 2),
-                           value_enc, &old_chunk);
+      replaced = AddBelowS(d, key.substr(d.depth + 2), value_enc, &old_chunk);
       break;
   }
   if (!replaced) {
     // A new key: every container on the path holds one more.
-    AddToCounts(levels, 1);
-    ++size_;
+    AddToCounts(1);
+    ++trie_.size_;
   }
   // A level's pointer lives in the level above: split it before that one
   // can move.
-  for (size_t i = levels.size(); i-- > 0;) {
-    FinishLevel(&levels, i, key, replaced ? 0 : 1);
-    if (levels[i].changed) SplitIfLarge(&levels, i);
+  for (size_t i = levels_.size(); i-- > 0;) {
+    FinishLevel(i, key, replaced ? 0 : 1);
+    if (levels_[i].changed) SplitIfLarge(i);
   }
   undo_.FreeLater(old_chunk);
   return replaced;
@@ -151,10 +151,9 @@ bool HyperionTrie::Insert(std::string_view key, std::string_view value) {
 // The key goes on below S-node d.s.node by `rest`: a new child for a node
 // without one, else a new value for the suffix `rest` or a split of the
 // suffix into a child holding both keys.
-bool HyperionTrie::AddBelowS(LevelPath* levels, EmbedPath* embeds,
-                             const hyperion::Descent& d, std::string_view rest,
-                             std::string_view value_enc,
-                             HyperionPointer* old_chunk) {
+bool TrieWrite::AddBelowS(const hyperion::Descent& d, std::string_view rest,
+                          std::string_view value_enc,
+                          HyperionPointer* old_chunk) {
   const uint8_t* buf = d.region.buf;
   const Node& sn = d.s.node;
   std::string child;
@@ -171,7 +170,7 @@ bool HyperionTrie::AddBelowS(LevelPath* levels, EmbedPath* embeds,
       *old_chunk = hyperion::ExternalChunk(buf + sx.value_pos, sx.value_bytes);
       std::string bytes;
       hyperion::AppendSuffix(&bytes, rest, value_enc);
-      Splice(levels, embeds, sn.child_pos, sn.child_bytes, bytes);
+      Splice(sn.child_pos, sn.child_bytes, bytes);
       return true;
     }
     Entry entries[2] = {{suffix, suffix_value}, {rest, value_enc}};
@@ -180,10 +179,10 @@ bool HyperionTrie::AddBelowS(LevelPath* levels, EmbedPath* embeds,
   }
   // BuildChild may allocate; chunks never move on another's allocation,
   // but resolve again rather than rely on it.
-  const uint8_t* base = Base(*levels, levels->size() - 1);
+  const uint8_t* base = Base(levels_.size() - 1);
   const hyperion::TaggedValue value_kept(base, sn);
   Splice(
-      levels, embeds, sn.pos, sn.end - sn.pos,
+      sn.pos, sn.end - sn.pos,
       hyperion::Rewritten(base, sn, sn.type, value_kept.view(), kind, child));
   return false;
 }
@@ -191,9 +190,9 @@ bool HyperionTrie::AddBelowS(LevelPath* levels, EmbedPath* embeds,
 // Building new nodes: the bytes for a set of key remainders, as T-nodes,
 // S-nodes and children, used by every insertion and by suffix splits.
 
-void HyperionTrie::BuildTLevel(const Entry* entries, size_t n, size_t depth,
-                               uint8_t prev, std::string* out) {
-  // handout: HyperionTrie::BuildTLevel -> #every-change-is-a-splice
+void TrieWrite::BuildTLevel(const Entry* entries, size_t n, size_t depth,
+                            uint8_t prev, std::string* out) {
+  // handout: TrieWrite::BuildTLevel -> #every-change-is-a-splice
   size_t i = 0;
   while (i < n) {
     const uint8_t t = uint8_t(entries[i].key[depth]);
@@ -215,9 +214,9 @@ void HyperionTrie::BuildTLevel(const Entry* entries, size_t n, size_t depth,
   // handout: end
 }
 
-void HyperionTrie::BuildSLevel(const Entry* entries, size_t n, size_t depth,
-                               uint8_t prev, std::string* out) {
-  // handout: HyperionTrie::BuildSLevel -> #every-change-is-a-splice
+void TrieWrite::BuildSLevel(const Entry* entries, size_t n, size_t depth,
+                            uint8_t prev, std::string* out) {
+  // handout: TrieWrite::BuildSLevel -> #every-change-is-a-splice
   size_t i = 0;
   while (i < n) {
     const uint8_t s = uint8_t(entries[i].key[depth]);
@@ -240,9 +239,9 @@ void HyperionTrie::BuildSLevel(const Entry* entries, size_t n, size_t depth,
   // handout: end
 }
 
-ChildKind HyperionTrie::BuildChild(const Entry* entries, size_t n, size_t depth,
-                                   std::string* out) {
-  // handout: HyperionTrie::BuildChild -> #embedded-containers-and-ejection
+ChildKind TrieWrite::BuildChild(const Entry* entries, size_t n, size_t depth,
+                                std::string* out) {
+  // handout: TrieWrite::BuildChild -> #embedded-containers-and-ejection
   if (n == 1 && entries[0].key.size() - depth <= hyperion::kMaxSuffix) {
     hyperion::AppendSuffix(out, entries[0].key.substr(depth),
                            entries[0].value_enc);
@@ -261,7 +260,7 @@ ChildKind HyperionTrie::BuildChild(const Entry* entries, size_t n, size_t depth,
   // handout: end
 }
 
-HyperionPointer HyperionTrie::NewContainer(std::string_view payload, Fit fit) {
+HyperionPointer TrieWrite::NewContainer(std::string_view payload, Fit fit) {
   const uint32_t used = uint32_t(hyperion::kHeaderBytes + payload.size());
   const uint32_t size = hyperion::RoundUpToStep(used);
   const HyperionPointer hp = AllocateChunk(size, fit);

@@ -9,6 +9,7 @@
 #include "hyperion_trie.h"
 #include "jump_table.h"
 #include "tnode_table.h"
+#include "write.h"
 
 namespace kvlab::stage5 {
 
@@ -104,7 +105,7 @@ void ShiftTNodeTable(uint8_t* buf, const Node& t, uint8_t s, int64_t bytes,
 
 }  // namespace
 
-std::string HyperionTrie::WithJumpSuccessors(std::string_view nodes) const {
+std::string TrieWrite::WithJumpSuccessors(std::string_view nodes) const {
   const auto* buf = reinterpret_cast<const uint8_t*>(nodes.data());
   const uint32_t end = uint32_t(nodes.size());
   std::string out;
@@ -119,7 +120,7 @@ std::string HyperionTrie::WithJumpSuccessors(std::string_view nodes) const {
     const uint64_t keys =
         jump ? hyperion::CountKeys(Region{buf, t.pos, children.end}) : 0;
     const std::string table =
-        WantsTNodeTable(children.count, keys)
+        WantsTNodeTable(options_, children.count, keys)
             ? hyperion::TNodeTableFor(buf, t.end, children.end)
             : std::string();
     AppendTHead(buf, t, jump, JumpValue(children.end - t.value_pos), keys,
@@ -131,9 +132,9 @@ std::string HyperionTrie::WithJumpSuccessors(std::string_view nodes) const {
   return out;
 }
 
-void HyperionTrie::SetJumpSuccessor(LevelPath* levels, size_t i, const Node& t,
-                                    uint32_t jump, uint64_t keys) {
-  uint8_t* c = Base(*levels, i);
+void TrieWrite::SetJumpSuccessor(size_t i, const Node& t, uint32_t jump,
+                                 uint64_t keys) {
+  uint8_t* c = Base(i);
   // The varint may change length; then the T-node's head is respliced.
   if (hyperion::kJumpBytes + hyperion::VarintSize(keys) ==
       t.table_pos - t.jump_pos) {
@@ -143,13 +144,13 @@ void HyperionTrie::SetJumpSuccessor(LevelPath* levels, size_t i, const Node& t,
   }
   std::string head;
   AppendTHead(c, t, true, jump, keys, std::string(TableOf(c, t)), &head);
-  RawSpliceAt(levels, i, t.pos, t.value_pos - t.pos, head);
+  RawSpliceAt(i, t.pos, t.value_pos - t.pos, head);
 }
 
-void HyperionTrie::FinishJumpSuccessors(LevelPath* levels, size_t i,
-                                        std::string_view key, int key_delta) {
-  const Level& level = (*levels)[i];
-  uint8_t* c = Base(*levels, i);
+void TrieWrite::FinishJumpSuccessors(size_t i, std::string_view key,
+                                     int key_delta) {
+  const Level& level = levels_[i];
+  uint8_t* c = Base(i);
   if (level.changed && level.ejected) {
     const uint32_t used = hyperion::ContainerUsed(c);
     const uint32_t begin = hyperion::NodesBegin(c);
@@ -157,7 +158,7 @@ void HyperionTrie::FinishJumpSuccessors(LevelPath* levels, size_t i,
                                  used - begin);
     const std::string normalised = WithJumpSuccessors(nodes);
     if (normalised != nodes) {
-      RawSpliceAt(levels, i, begin, uint32_t(nodes.size()), normalised);
+      RawSpliceAt(i, begin, uint32_t(nodes.size()), normalised);
     }
     return;
   }
@@ -191,8 +192,7 @@ void HyperionTrie::FinishJumpSuccessors(LevelPath* levels, size_t i,
         undo_.SaveBytes(c + t.table_pos, hyperion::kTNodeTableBytes);
       }
       if (UpdateTNodeTable(c, t, level, key, bytes, key_delta)) {
-        SetJumpSuccessor(levels, i, t, JumpValue(uint32_t(stored + bytes)),
-                         keys);
+        SetJumpSuccessor(i, t, JumpValue(uint32_t(stored + bytes)), keys);
         return;
       }
     }
@@ -207,7 +207,7 @@ void HyperionTrie::FinishJumpSuccessors(LevelPath* levels, size_t i,
                    : hyperion::CountKeys(Region{c, t.pos, children.end});
   }
   const std::string table =
-      WantsTNodeTable(children.count, keys)
+      WantsTNodeTable(options_, children.count, keys)
           ? hyperion::TNodeTableFor(c, t.end, children.end)
           : std::string();
   std::string head;
@@ -215,17 +215,12 @@ void HyperionTrie::FinishJumpSuccessors(LevelPath* levels, size_t i,
               &head);
   if (head != std::string_view(reinterpret_cast<const char*>(c + t.pos),
                                t.value_pos - t.pos)) {
-    RawSpliceAt(levels, i, t.pos, t.value_pos - t.pos, head);
+    RawSpliceAt(i, t.pos, t.value_pos - t.pos, head);
   }
 }
 
-bool HyperionTrie::WantsTNodeTable(uint32_t children, uint64_t keys) const {
-  return children > options_.jump_successor &&
-         children > options_.tnode_table && keys >= options_.tnode_table_keys;
-}
-
-bool HyperionTrie::TNodeTableMayFlip(const Node& t, bool s_added, uint64_t keys,
-                                     int key_delta) const {
+bool TrieWrite::TNodeTableMayFlip(const Node& t, bool s_added, uint64_t keys,
+                                  int key_delta) const {
   const uint64_t min_keys = options_.tnode_table_keys;
   if (hyperion::HasTNodeTable(t.header)) return keys < min_keys;
   // No table: its children were too few or its keys too few. Only more
@@ -234,9 +229,9 @@ bool HyperionTrie::TNodeTableMayFlip(const Node& t, bool s_added, uint64_t keys,
          (s_added || (key_delta > 0 && keys - key_delta < min_keys));
 }
 
-bool HyperionTrie::UpdateTNodeTable(uint8_t* buf, const Node& t,
-                                    const Level& level, std::string_view key,
-                                    int64_t bytes, int key_delta) {
+bool TrieWrite::UpdateTNodeTable(uint8_t* buf, const Node& t,
+                                 const Level& level, std::string_view key,
+                                 int64_t bytes, int key_delta) {
   if (!hyperion::HasTNodeTable(t.header)) return true;
   // A key ending at the T-node changed its value, not its children.
   if (key.size() == level.depth + 1) return true;
@@ -314,12 +309,11 @@ uint32_t JumpTableGroupsFor(size_t t_nodes) {
 
 }  // namespace
 
-void HyperionTrie::FinishJumpTable(LevelPath* levels, size_t i,
-                                   std::string_view key, int key_delta) {
-  const Level& level = (*levels)[i];
+void TrieWrite::FinishJumpTable(size_t i, std::string_view key, int key_delta) {
+  const Level& level = levels_[i];
   // A container this operation ejected is new: no table, no lookup in it.
   if (level.ejected) return;
-  uint8_t* c = Base(*levels, i);
+  uint8_t* c = Base(i);
   const uint32_t slots = hyperion::JumpTableEntries(c);
   const uint32_t used = hyperion::ContainerUsed(c);
   const int64_t shift =
@@ -371,12 +365,12 @@ void HyperionTrie::FinishJumpTable(LevelPath* levels, size_t i,
   }
   if (options_.jump_table != 0 && level.t_steps > options_.jump_table &&
       used >= options_.jump_table_min) {
-    RebuildJumpTable(levels, i);
+    RebuildJumpTable(i);
   }
 }
 
-void HyperionTrie::RebuildJumpTable(LevelPath* levels, size_t i) {
-  const uint8_t* c = Base(*levels, i);
+void TrieWrite::RebuildJumpTable(size_t i) {
+  const uint8_t* c = Base(i);
   const uint32_t used = hyperion::ContainerUsed(c);
   std::vector<JumpTableEntry> t_nodes;
   // keys_before has 32 bits: 2^32 keys would take far more memory than
@@ -408,12 +402,12 @@ void HyperionTrie::RebuildJumpTable(LevelPath* levels, size_t i) {
   }
   const std::string table = hyperion::JumpTableBytes(entries, slots);
   if (slots == old_slots) {  // the nodes stay where they are
-    undo_.SaveBytes(Base(*levels, i) + kHeaderBytes, table.size());
-    std::memcpy(Base(*levels, i) + kHeaderBytes, table.data(), table.size());
+    undo_.SaveBytes(Base(i) + kHeaderBytes, table.size());
+    std::memcpy(Base(i) + kHeaderBytes, table.data(), table.size());
     return;
   }
-  RawSpliceAt(levels, i, kHeaderBytes, old_slots * kJumpTableEntryBytes, table);
-  uint8_t* moved = Base(*levels, i);
+  RawSpliceAt(i, kHeaderBytes, old_slots * kJumpTableEntryBytes, table);
+  uint8_t* moved = Base(i);
   undo_.SaveBytes(moved, kHeaderBytes);
   hyperion::StoreHeader(moved, hyperion::ContainerSize(moved),
                         hyperion::ContainerFree(moved), groups,

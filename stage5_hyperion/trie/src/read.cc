@@ -122,6 +122,36 @@ bool HyperionTrie::GetNth(uint64_t n, std::string* key,
   return found;
 }
 
+// handout: cut
+namespace {
+
+// The keys below S-node `node` of `buf`: its child's.
+uint64_t KeysBelow(const uint8_t* buf, const Node& node) {
+  switch (node.child) {
+    case ChildKind::kNone:
+      return 0;
+    case ChildKind::kPointer:
+      return hyperion::LoadCount(buf + node.child_pos +
+                                 HyperionPointer::kBytes);
+    case ChildKind::kEmbedded:
+      return hyperion::CountKeys(hyperion::EmbeddedRegion(buf, node.child_pos));
+    case ChildKind::kSuffix:
+      return 1;
+  }
+  return 0;
+}
+
+// The piece of split directory `dir` that holds its `*n`-th key, stepping
+// over whole pieces by their counts: `*n` becomes the key's rank in it.
+HyperionPointer PieceOfNth(const uint8_t* dir, uint64_t* n) {
+  uint32_t j = 0;
+  while (*n >= hyperion::PieceKeys(dir, j)) *n -= hyperion::PieceKeys(dir, j++);
+  return hyperion::PiecePointer(dir, j);
+}
+
+}  // namespace
+// handout: end
+
 bool HyperionTrie::NthInRegion(const Region& region, uint64_t n,
                                std::string* key, std::string* value) const {
   // handout: HyperionTrie::NthInRegion -> #order-statistics-getnth
@@ -172,22 +202,7 @@ bool HyperionTrie::NthInRegion(const Region& region, uint64_t n,
     }
     // The n-th key is at or below this T-node: its children come next.
     if (!node.s) hyperion::PrefetchSChildren(buf, node, pos);
-    uint64_t below = 0;
-    switch (node.child) {
-      case ChildKind::kNone:
-        break;
-      case ChildKind::kPointer:
-        below =
-            hyperion::LoadCount(buf + node.child_pos + HyperionPointer::kBytes);
-        break;
-      case ChildKind::kEmbedded:
-        below =
-            hyperion::CountKeys(hyperion::EmbeddedRegion(buf, node.child_pos));
-        break;
-      case ChildKind::kSuffix:
-        below = 1;
-        break;
-    }
+    const uint64_t below = KeysBelow(buf, node);
     if (n >= below) {
       n -= below;
       continue;
@@ -199,13 +214,7 @@ bool HyperionTrie::NthInRegion(const Region& region, uint64_t n,
       case ChildKind::kPointer: {
         const uint8_t* c =
             ResolveAhead(HyperionPointer::Load(buf + node.child_pos));
-        if (hyperion::IsSplit(c)) {
-          // Step over whole pieces by their counts.
-          uint32_t j = 0;
-          while (n >= hyperion::PieceKeys(c, j))
-            n -= hyperion::PieceKeys(c, j++);
-          c = ResolveAhead(hyperion::PiecePointer(c, j));
-        }
+        if (hyperion::IsSplit(c)) c = ResolveAhead(PieceOfNth(c, &n));
         return NthInRegion(hyperion::WholeContainer(c), n, key, value);
       }
       case ChildKind::kEmbedded:

@@ -98,6 +98,29 @@ inline bool HyperionTrie::Emit(std::string_view value, ScanState* state) const {
   return state->visitor(state->Key(), value);
 }
 
+// Inline, as Emit: the walk reads every value through it.
+inline std::string_view HyperionTrie::LeafValue(uint8_t header,
+                                                const uint8_t** p) const {
+  std::string_view value;
+  if (hyperion::IsBareLeaf(header)) {
+    value = hyperion::BareValue(*p);
+    *p += hyperion::kBareValueBytes;
+  } else if (hyperion::TypeOf(header) == NodeType::kLeafValue) {
+    value = ValueAt(*p);
+    *p += hyperion::ValueBytes(*p);
+  }
+  return value;
+}
+
+// Inline, and by value as PieceSpan below.
+inline HyperionTrie::ScanState::Span HyperionTrie::ContainerSpan(
+    const uint8_t* c, uint32_t base) const {
+  if (hyperion::IsSplit(c)) return PieceSpan(c, 0, base);
+  const Region nodes = hyperion::WholeContainer(c);
+  return {
+      nodes.buf + nodes.begin, nodes.buf + nodes.end, base, 0, 0, nullptr, 0};
+}
+
 void HyperionTrie::Walk(ScanState* state) const {
   char* const key = state->key;
   // The top level lives in these locals; the levels below it on the stack
@@ -137,15 +160,7 @@ void HyperionTrie::Walk(ScanState* state) const {
     const NodeType type = hyperion::TypeOf(header);
     if (type == NodeType::kLeaf || type == NodeType::kLeafValue) {
       state->length = length;
-      std::string_view value;
-      if (hyperion::IsBareLeaf(header)) {
-        value = hyperion::BareValue(p);
-        p += hyperion::kBareValueBytes;
-      } else if (type == NodeType::kLeafValue) {
-        value = ValueAt(p);
-        p += hyperion::ValueBytes(p);
-      }
-      if (!Emit(value, state)) return;
+      if (!Emit(LeafValue(header, &p), state)) return;
     }
     level.p = p;
     switch (hyperion::ChildOf(header)) {
@@ -157,18 +172,7 @@ void HyperionTrie::Walk(ScanState* state) const {
         const auto* c =
             static_cast<const uint8_t*>(mm_.Resolve(HyperionPointer::Load(p)));
         PrefetchNextChild(level.p, level.end);
-        if (hyperion::IsSplit(c)) {
-          level = PieceSpan(c, 0, length);
-          break;
-        }
-        const Region below = hyperion::WholeContainer(c);
-        level = {below.buf + below.begin,
-                 below.buf + below.end,
-                 length,
-                 0,
-                 0,
-                 nullptr,
-                 0};
+        level = ContainerSpan(c, length);
         break;
       }
       case ChildKind::kEmbedded:

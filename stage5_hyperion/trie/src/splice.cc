@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "hyperion_trie.h"
+#include "write.h"
 
 namespace kvlab::stage5 {
 
@@ -18,53 +19,52 @@ using hyperion::kFlagShift;
 using hyperion::Node;
 using hyperion::NodeType;
 
-void HyperionTrie::SetLevelPointer(LevelPath* levels, size_t i,
-                                   HyperionPointer hp) {
-  const Level& level = (*levels)[i];
-  (*levels)[i].hp = hp;
+void TrieWrite::SetLevelPointer(size_t i, HyperionPointer hp) {
+  const Level& level = levels_[i];
+  levels_[i].hp = hp;
   if (i == 0) {
-    root_ = hp;
+    trie_.root_ = hp;
     return;
   }
   uint8_t* at = level.split.IsNull()
-                    ? Base(*levels, i - 1) + level.ref
+                    ? Base(i - 1) + level.ref
                     : static_cast<uint8_t*>(mm_.Resolve(level.split)) +
                           hyperion::PieceEntryPos(level.piece) + 1;
   undo_.SaveBytes(at, HyperionPointer::kBytes);
   hp.Store(at);
 }
 
-void HyperionTrie::AddToCounts(const LevelPath& levels, int delta) {
+void TrieWrite::AddToCounts(int delta) {
   auto add = [&](uint8_t* count) {
     undo_.SaveBytes(count, hyperion::kCountBytes);
     hyperion::StoreCount(count, hyperion::LoadCount(count) + delta);
   };
-  for (size_t i = 1; i < levels.size(); ++i) {
-    add(Base(levels, i - 1) + levels[i].ref + HyperionPointer::kBytes);
-    if (!levels[i].split.IsNull()) {
+  for (size_t i = 1; i < levels_.size(); ++i) {
+    add(Base(i - 1) + levels_[i].ref + HyperionPointer::kBytes);
+    if (!levels_[i].split.IsNull()) {
       add(hyperion::PieceCountAt(
-          static_cast<uint8_t*>(mm_.Resolve(levels[i].split)),
-          levels[i].piece));
+          static_cast<uint8_t*>(mm_.Resolve(levels_[i].split)),
+          levels_[i].piece));
     }
   }
 }
 
-void HyperionTrie::RawSpliceAt(LevelPath* levels, size_t li, uint32_t pos,
-                               uint32_t old_len, std::string_view bytes) {
-  uint8_t* c = Base(*levels, li);
+void TrieWrite::RawSpliceAt(size_t li, uint32_t pos, uint32_t old_len,
+                            std::string_view bytes) {
+  uint8_t* c = Base(li);
   const uint32_t size = hyperion::ContainerSize(c);
   const uint32_t used = hyperion::ContainerUsed(c);
   const uint32_t jump_groups = hyperion::ContainerJumpBits(c);
   const uint32_t split_delay = hyperion::ContainerSplitDelay(c);
-  if (!(*levels)[li].changed) (*levels)[li].used_before = used;
-  (*levels)[li].changed = true;
+  if (!levels_[li].changed) levels_[li].used_before = used;
+  levels_[li].changed = true;
   const uint32_t new_used = used - old_len + uint32_t(bytes.size());
   const uint32_t tail = used - pos - old_len;
   // The chunk stays as long as the nodes fit and leave under 32 bytes free.
   const uint32_t new_size = new_used > size || size - new_used >= kContainerStep
                                 ? hyperion::RoundUpToStep(new_used)
                                 : size;
-  const HyperionPointer hp = (*levels)[li].hp;
+  const HyperionPointer hp = levels_[li].hp;
   if (new_size != size && !mm_.ResizesInPlace(hp, new_size)) {
     // Spliced into a chunk of the new size; the old one stays as it was
     // until the write is done (undo_log.h).
@@ -77,7 +77,7 @@ void HyperionTrie::RawSpliceAt(LevelPath* levels, size_t li, uint32_t pos,
     hyperion::StoreHeader(static_cast<uint8_t*>(mm_.Resolve(moved)), new_size,
                           new_size - new_used, jump_groups, split_delay);
     undo_.FreeLater(hp);
-    SetLevelPointer(levels, li, moved);
+    SetLevelPointer(li, moved);
     return;
   }
   // In place: a growing chunk grows first, a shrinking one shrinks last.
@@ -94,16 +94,15 @@ void HyperionTrie::RawSpliceAt(LevelPath* levels, size_t li, uint32_t pos,
   if (new_size < size) ResizeInPlace(hp, new_size);
 }
 
-void HyperionTrie::ResizeInPlace(HyperionPointer hp, size_t new_size) {
+void TrieWrite::ResizeInPlace(HyperionPointer hp, size_t new_size) {
   undo_.Resized(hp, mm_.Size(hp));
   const HyperionPointer same = mm_.Reallocate(hp, new_size);
   assert(same == hp);
   (void)same;
 }
 
-void HyperionTrie::Splice(LevelPath* levels, EmbedPath* embeds, uint32_t pos,
-                          uint32_t old_len, std::string_view bytes) {
-  // handout: HyperionTrie::Splice -> #every-change-is-a-splice
+void TrieWrite::Splice(uint32_t pos, uint32_t old_len, std::string_view bytes) {
+  // handout: TrieWrite::Splice -> #every-change-is-a-splice
   const int64_t delta = int64_t(bytes.size()) - int64_t(old_len);
   // The outermost embedded container is the largest; once it fits, the
   // nested ones fit too. It also leaves a container already past
@@ -111,34 +110,34 @@ void HyperionTrie::Splice(LevelPath* levels, EmbedPath* embeds, uint32_t pos,
   // embedded bytes kept in a large container make each change inside it
   // slower, while in a small container of their own they stay cheap.
   auto must_eject = [&] {
-    if (delta <= 0 || embeds->empty()) return false;
-    const uint8_t* c = Base(*levels, levels->size() - 1);
-    return c[embeds->front().size_pos] + delta > options_.embed_limit ||
+    if (delta <= 0 || embeds_.empty()) return false;
+    const uint8_t* c = Base(levels_.size() - 1);
+    return c[embeds_.front().size_pos] + delta > options_.embed_limit ||
            (options_.eject_above != 0 &&
             hyperion::ContainerSize(c) > options_.eject_above);
   };
-  while (must_eject()) Eject(levels, embeds, &pos);
-  uint8_t* c = Base(*levels, levels->size() - 1);
-  for (const Embed& e : *embeds) {
+  while (must_eject()) Eject(&pos);
+  uint8_t* c = Base(levels_.size() - 1);
+  for (const Embed& e : embeds_) {
     undo_.SaveBytes(c + e.size_pos, 1);
     c[e.size_pos] = uint8_t(c[e.size_pos] + delta);
   }
-  RawSplice(levels, pos, old_len, bytes);
+  RawSplice(pos, old_len, bytes);
   // handout: end
 }
 
-void HyperionTrie::Eject(LevelPath* levels, EmbedPath* embeds, uint32_t* pos) {
-  // handout: HyperionTrie::Eject -> #embedded-containers-and-ejection
-  const size_t li = levels->size() - 1;
-  const Embed e = embeds->front();
-  uint8_t* c = Base(*levels, li);
+void TrieWrite::Eject(uint32_t* pos) {
+  // handout: TrieWrite::Eject -> #embedded-containers-and-ejection
+  const size_t li = levels_.size() - 1;
+  const Embed e = embeds_.front();
+  uint8_t* c = Base(li);
   const uint32_t esize = c[e.size_pos];
   const uint64_t count =
       hyperion::CountKeys(hyperion::EmbeddedRegion(c, e.size_pos));
   const std::string payload(reinterpret_cast<const char*>(c + e.size_pos + 1),
                             esize - 1);
   const HyperionPointer child = NewContainer(payload);
-  c = Base(*levels, li);
+  c = Base(li);
   // The S-node holding an embedded child: never a bare leaf, whose child
   // bits these would overwrite.
   assert(hyperion::ChildOf(c[e.node_pos]) == ChildKind::kEmbedded);
@@ -147,10 +146,10 @@ void HyperionTrie::Eject(LevelPath* levels, EmbedPath* embeds, uint32_t* pos) {
                           (uint8_t(ChildKind::kPointer) << kFlagShift));
   std::string pointer;
   hyperion::AppendPointerChild(&pointer, child, count);
-  RawSplice(levels, e.size_pos, esize, pointer);
+  RawSplice(e.size_pos, esize, pointer);
   // Its T-nodes get their jump successors once the operation is done
   // (FinishLevel); until then the payload's offsets stay valid.
-  levels->push_back(Level{.hp = child,
+  levels_.push_back(Level{.hp = child,
                           .ref = e.size_pos,
                           .depth = e.depth,
                           .changed = true,
@@ -159,36 +158,34 @@ void HyperionTrie::Eject(LevelPath* levels, EmbedPath* embeds, uint32_t* pos) {
   // after the new container's header.
   const uint32_t shift = e.size_pos + 1 - hyperion::kHeaderBytes;
   *pos -= shift;
-  embeds->erase(embeds->begin());
-  for (Embed& inner : *embeds) {
+  embeds_.erase(embeds_.begin());
+  for (Embed& inner : embeds_) {
     inner.size_pos -= shift;
     inner.node_pos -= shift;
   }
   // handout: end
 }
 
-void HyperionTrie::InsertSibling(LevelPath* levels, EmbedPath* embeds,
-                                 const hyperion::SiblingSearch& search,
-                                 uint8_t key, std::string nodes) {
-  // handout: HyperionTrie::InsertSibling -> #every-change-is-a-splice
+void TrieWrite::InsertSibling(const hyperion::SiblingSearch& search,
+                              uint8_t key, std::string nodes) {
+  // handout: TrieWrite::InsertSibling -> #every-change-is-a-splice
   uint32_t old_len = 0;
   if (search.has_next) {
     // The sibling after the insertion point now follows `key`.
     nodes += hyperion::Reencoded(search.node, key);
     old_len = search.node.head_bytes();
   }
-  Splice(levels, embeds, search.pos, old_len, nodes);
+  Splice(search.pos, old_len, nodes);
   // handout: end
 }
 
 // Jump successors first: the jump table's entries after the path's T-node
 // move by the level's final change in bytes, theirs included.
-void HyperionTrie::FinishLevel(LevelPath* levels, size_t i,
-                               std::string_view key, int key_delta) {
-  if ((*levels)[i].finished) return;
-  (*levels)[i].finished = true;
-  FinishJumpSuccessors(levels, i, key, key_delta);
-  FinishJumpTable(levels, i, key, key_delta);
+void TrieWrite::FinishLevel(size_t i, std::string_view key, int key_delta) {
+  if (levels_[i].finished) return;
+  levels_[i].finished = true;
+  FinishJumpSuccessors(i, key, key_delta);
+  FinishJumpTable(i, key, key_delta);
 }
 
 }  // namespace kvlab::stage5

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "hyperion_trie.h"
+#include "write.h"
 
 namespace kvlab::stage5 {
 
@@ -54,17 +55,17 @@ uint32_t Distance(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
 
 }  // namespace
 
-HyperionTrie::Level HyperionTrie::ChildLevel(const uint8_t* buf, uint32_t ref,
-                                             std::string_view key,
-                                             size_t depth) const {
+TrieWrite::Level TrieWrite::ChildLevel(const uint8_t* buf, uint32_t ref,
+                                       std::string_view key,
+                                       size_t depth) const {
   Level level{
       .hp = HyperionPointer::Load(buf + ref), .ref = ref, .depth = depth};
-  const uint8_t* c = ResolveAhead(level.hp);
+  const uint8_t* c = trie_.ResolveAhead(level.hp);
   if (hyperion::IsSplit(c)) {
     level.split = level.hp;
     level.piece = hyperion::PieceFor(c, uint8_t(key[depth]));
     level.hp = hyperion::PiecePointer(c, level.piece);
-    ResolveAhead(level.hp);
+    trie_.ResolveAhead(level.hp);
   }
   return level;
 }
@@ -84,21 +85,21 @@ const uint8_t* HyperionTrie::ResolveAhead(HyperionPointer hp) const {
   return c;
 }
 
-uint64_t HyperionTrie::SplitThreshold(uint32_t size, uint64_t keys) const {
+uint64_t TrieWrite::SplitThreshold(uint32_t size, uint64_t keys) const {
   const bool large_nodes = uint64_t{size} >= keys * options_.large_node;
   return large_nodes ? LowestSplitThreshold() : options_.split_above;
 }
 
-uint64_t HyperionTrie::LowestSplitThreshold() const {
+uint64_t TrieWrite::LowestSplitThreshold() const {
   return options_.split_large_above != 0
              ? std::min(options_.split_above, options_.split_large_above)
              : options_.split_above;
 }
 
-void HyperionTrie::SplitIfLarge(LevelPath* levels, size_t i) {
+void TrieWrite::SplitIfLarge(size_t i) {
   if (options_.split_above == 0 || i == 0) return;
-  const Level level = (*levels)[i];
-  uint8_t* c = Base(*levels, i);
+  const Level level = levels_[i];
+  uint8_t* c = Base(i);
   const uint32_t size = hyperion::ContainerSize(c);
   const uint32_t delay = hyperion::ContainerSplitDelay(c);
   // Most Puts leave a container below either threshold: decided without
@@ -107,10 +108,10 @@ void HyperionTrie::SplitIfLarge(LevelPath* levels, size_t i) {
   const auto* dir = level.split.IsNull()
                         ? nullptr
                         : static_cast<const uint8_t*>(mm_.Resolve(level.split));
-  const uint64_t keys =
-      dir != nullptr ? hyperion::PieceKeys(dir, level.piece)
-                     : hyperion::LoadCount(Base(*levels, i - 1) + level.ref +
-                                           HyperionPointer::kBytes);
+  const uint64_t keys = dir != nullptr
+                            ? hyperion::PieceKeys(dir, level.piece)
+                            : hyperion::LoadCount(Base(i - 1) + level.ref +
+                                                  HyperionPointer::kBytes);
   if (size <= SplitThreshold(size, keys) * (1 + 4 * delay)) return;
 
   // The cut: the T-node nearest the middle of the nodes, never the first.
@@ -166,14 +167,14 @@ void HyperionTrie::SplitIfLarge(LevelPath* levels, size_t i) {
   piece_a.keys = keys_a;
   entries.insert(entries.begin() + level.piece + 1, piece_b);
   const HyperionPointer directory = NewChunkWith(DirectoryBytes(entries));
-  uint8_t* ref = Base(*levels, i - 1) + level.ref;
+  uint8_t* ref = Base(i - 1) + level.ref;
   undo_.SaveBytes(ref, HyperionPointer::kBytes);
   directory.Store(ref);
-  ++splits_;
+  ++trie_.splits_;
 }
 
-void HyperionTrie::RemovePiece(LevelPath* levels, size_t i) {
-  Level& level = (*levels)[i];
+void TrieWrite::RemovePiece(size_t i) {
+  Level& level = levels_[i];
   level.finished = true;
   undo_.FreeLater(level.hp);
   const auto* dir = static_cast<const uint8_t*>(mm_.Resolve(level.split));
@@ -184,7 +185,7 @@ void HyperionTrie::RemovePiece(LevelPath* levels, size_t i) {
   const HyperionPointer replacement =
       entries.size() == 1 ? entries[0].hp
                           : NewChunkWith(DirectoryBytes(entries));
-  uint8_t* ref = Base(*levels, i - 1) + level.ref;
+  uint8_t* ref = Base(i - 1) + level.ref;
   undo_.SaveBytes(ref, HyperionPointer::kBytes);
   replacement.Store(ref);
 }

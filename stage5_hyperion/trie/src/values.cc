@@ -4,12 +4,13 @@
 #include <cstring>
 
 #include "hyperion_trie.h"
+#include "write.h"
 
 namespace kvlab::stage5 {
 
 using hyperion::IsExternal;
 
-void HyperionTrie::EncodeValue(std::string_view value, EncodedValue* out) {
+void TrieWrite::EncodeValue(std::string_view value, EncodedValue* out) {
   out->size = 0;
   if (value.empty()) return;
   if (value.size() <= options_.inline_value) {
@@ -24,7 +25,7 @@ void HyperionTrie::EncodeValue(std::string_view value, EncodedValue* out) {
   out->size = hyperion::kExternalValueBytes;
 }
 
-HyperionPointer HyperionTrie::NewChunkWith(std::string_view bytes) {
+HyperionPointer TrieWrite::NewChunkWith(std::string_view bytes) {
   const HyperionPointer hp = AllocateChunk(bytes.size());
   std::memcpy(mm_.Resolve(hp), bytes.data(), bytes.size());
   return hp;

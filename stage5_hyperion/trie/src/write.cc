@@ -1,10 +1,13 @@
-// The write path's entry points: PutImpl and DeleteImpl run Insert
-// (insert.cc) and Erase (erase.cc) inside a fresh undo log (Write, undo_log.h)
-// and then check for automatic compaction (options.compact). The check runs
+// The write path's entry points: PutImpl and DeleteImpl make a write object
+// (write.h), which runs Insert (insert.cc) or Erase (erase.cc) inside its
+// undo log (undo_log.h), and then check for automatic compaction
+// (options.compact). The check runs
 // after every write, so it lives in this file, where it is inlined into
 // both: every 1,024 writes, and only after at least size/8 writes since
 // the last compaction, so that Compact's O(size) walk (compact.cc) costs
 // O(1) per write amortised.
+
+#include "write.h"
 
 #include <new>
 
@@ -31,33 +34,41 @@ uint64_t FreeChunkBytes(const MemoryStats& stats) {
 }  // namespace
 
 bool HyperionTrie::PutImpl(std::string_view key, std::string_view value) {
-  const bool replaced = Write([&] { return Insert(key, value); });
+  const bool replaced = TrieWrite(this).Put(key, value);
   CompactIfFragmented();
   return replaced;
 }
 
 bool HyperionTrie::DeleteImpl(std::string_view key) {
-  if (!Write([&] { return Erase(key); })) return false;
+  if (!TrieWrite(this).Delete(key)) return false;
   CompactIfFragmented();
   return true;
 }
 
-bool HyperionTrie::Write(absl::FunctionRef<bool()> write) {
-  undo_.Clear();
-  const HyperionPointer root = root_, empty_value = empty_value_;
-  const bool has_empty_key = has_empty_key_;
-  const uint64_t size = size_, splits = splits_;
+bool TrieWrite::Put(std::string_view key, std::string_view value) {
+  return Guarded([&] { return Insert(key, value); });
+}
+
+bool TrieWrite::Delete(std::string_view key) {
+  return Guarded([&] { return Erase(key); });
+}
+
+bool TrieWrite::Guarded(absl::FunctionRef<bool()> write) {
+  HyperionTrie& t = trie_;
+  const HyperionPointer root = t.root_, empty_value = t.empty_value_;
+  const bool has_empty_key = t.has_empty_key_;
+  const uint64_t size = t.size_, splits = t.splits_;
   try {
     const bool result = write();
     undo_.Commit(&mm_);
     return result;
   } catch (const std::bad_alloc&) {
     undo_.Undo(&mm_);
-    root_ = root;
-    empty_value_ = empty_value;
-    has_empty_key_ = has_empty_key;
-    size_ = size;
-    splits_ = splits;
+    t.root_ = root;
+    t.empty_value_ = empty_value;
+    t.has_empty_key_ = has_empty_key;
+    t.size_ = size;
+    t.splits_ = splits;
     throw;
   }
 }

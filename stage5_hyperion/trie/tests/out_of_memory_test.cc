@@ -136,7 +136,7 @@ void SweepManager(const ManagerStep& setup,
           EXPECT_EQ(after.extended_heap_bytes, before.extended_heap_bytes)
               << where;
         }
-        ASSERT_EQ(mm.CheckConsistency(), "") << where;
+        ASSERT_EQ(mm.CheckConsistency(), absl::OkStatus()) << where;
         contents.Check(where);
         if (::testing::Test::HasFailure()) return;
       }
@@ -145,7 +145,7 @@ void SweepManager(const ManagerStep& setup,
       // Memory is back: the manager works as before.
       contents.Track(mm.Allocate(3000), 3000);
       contents.Check("after the run failing allocation " + std::to_string(k));
-      ASSERT_EQ(mm.CheckConsistency(), "");
+      ASSERT_EQ(mm.CheckConsistency(), absl::OkStatus());
     }
     if (!reached) break;
   }

@@ -9,6 +9,7 @@
 #include "hyperion_trie.h"
 #include "jump_table.h"
 #include "tnode_table.h"
+#include "write.h"
 
 namespace kvlab::stage5 {
 
@@ -113,7 +114,7 @@ absl::Status HyperionTrie::Checker::CheckJumpSuccessor(const uint8_t* buf,
                      " on a T-node with ", children.count, " children"));
   }
   const uint64_t keys = hyperion::CountKeys(Region{buf, t.pos, end});
-  if (has_table != trie_.WantsTNodeTable(children.count, keys)) {
+  if (has_table != WantsTNodeTable(trie_.options_, children.count, keys)) {
     return Violation(absl::StrCat(
         has_table ? "T-node jump table" : "no T-node jump table",
         " on a T-node with ", children.count, " children and ", keys, " keys"));
@@ -471,8 +472,9 @@ absl::Status HyperionTrie::Checker::Run() {
                                   " chunks live in the memory manager but ",
                                   chunks.size(), " reachable"));
   }
-  const std::string mm = mm_.CheckConsistency();
-  if (!mm.empty()) return Violation("memory manager: " + mm);
+  if (const absl::Status mm = mm_.CheckConsistency(); !mm.ok()) {
+    return Violation(absl::StrCat("memory manager: ", mm.message()));
+  }
   return absl::OkStatus();
 }
 

@@ -65,6 +65,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/status/status.h"
 #include "kvlab/stage5/free_page_policy.h"
 #include "kvlab/stage5/hyperion_pointer.h"
 #include "kvlab/stage5/memory_stats.h"
@@ -179,10 +180,18 @@ class MemoryManager {
   // O(bins + chunks in use).
   uint64_t HeldPageBytes() const;
   // Walks every bin and record, recounts, and compares with Stats() and
-  // the structures' invariants. Returns "" or the first violation. O(size).
-  std::string CheckConsistency() const;
+  // the structures' invariants. OK, or Internal naming the first
+  // violation. O(size).
+  absl::Status CheckConsistency() const;
 
  private:
+  // CheckConsistency's steps: the chunks of a superbin of small chunks
+  // (their slack, and forwards of moved ones) and superbin 0's extended
+  // records; each adds the bytes requested (and held on the heap) and
+  // returns the first violation, or nullptr.
+  const char* CheckChunks(const Superbin& superbin, uint64_t* requested) const;
+  const char* CheckExtendedRecords(uint64_t* requested,
+                                   uint64_t* heap_bytes) const;
   HyperionPointer AllocateExtended(
       size_t size, Fit fit, std::initializer_list<std::string_view> parts);
   // Copies `parts` one after another to `to`; returns the bytes copied.
