@@ -13,6 +13,11 @@ import statistics
 
 from . import rubric
 
+# Below these, a figure is mostly the machine's noise (a load of 20,000
+# pairs takes some 20 ms, and one descheduling doubles it): both sides
+# count as at least this much before their ratio is taken.
+RESOLUTION = {"load_seconds": 0.1, "cpu_seconds": 0.1}
+
 
 @dataclasses.dataclass
 class Run:
@@ -87,7 +92,12 @@ def ratio(submission, reference):
 
 
 def ratios(submission_medians, reference_medians):
-    """{metric: ratio} for every metric both sides have (correct aside)."""
-    return {m: ratio(submission_medians[m], reference_medians.get(m))
+    """{metric: ratio} for every metric both sides have (correct aside),
+    each side raised to the metric's RESOLUTION first."""
+    def floor(metric, value):
+        least = RESOLUTION.get(metric)
+        return value if least is None or value is None else max(value, least)
+    return {m: ratio(floor(m, submission_medians[m]),
+                     floor(m, reference_medians.get(m)))
             for m in submission_medians if m != "correct" and
             m in reference_medians}

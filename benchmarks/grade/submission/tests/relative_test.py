@@ -180,6 +180,13 @@ class InterleaveTest(unittest.TestCase):
                                          {"tps": 400, "correct": 1}),
                          {"tps": 0.25})
         self.assertIsNone(relative.ratio(1.0, 0.0))
+        # A load too short to time is no worse than the reference's.
+        self.assertEqual(relative.ratios({"load_seconds": 0.05},
+                                         {"load_seconds": 0.02}),
+                         {"load_seconds": 1.0})
+        self.assertAlmostEqual(relative.ratios(
+            {"load_seconds": 0.3}, {"load_seconds": 0.02})["load_seconds"],
+            3.0)
         self.assertIsNone(relative.ratio(None, 1.0))
 
 
