@@ -183,8 +183,11 @@ size_t ExternalSorter::BlockBytes() const {
       std::clamp<uint64_t>(share, uint64_t{4} << 10, uint64_t{1} << 20));
 }
 
-std::string ExternalSorter::NewRunPath() {
-  return absl::StrCat(options_.dir, "/", options_.prefix, next_run_++);
+absl::StatusOr<std::unique_ptr<durable::File>> ExternalSorter::CreateRunFile(
+    std::string* path) {
+  *path = absl::StrCat(options_.dir, "/", options_.prefix, next_run_++);
+  paths_.push_back(*path);  // removed with the sorter, whatever happens next
+  return env_->Open(*path, /*create=*/true);
 }
 
 absl::Status ExternalSorter::Add(uint64_t hashkey, std::string_view key,
@@ -269,10 +272,8 @@ void ExternalSorter::SortHeld() {
 
 absl::Status ExternalSorter::SpillHeld() {
   SortHeld();
-  const std::string path = NewRunPath();
-  paths_.push_back(path);
-  absl::StatusOr<std::unique_ptr<durable::File>> file =
-      env_->Open(path, /*create=*/true);
+  std::string path;
+  absl::StatusOr<std::unique_ptr<durable::File>> file = CreateRunFile(&path);
   if (!file.ok()) return file.status();
   RunWriter writer(*std::move(file), BlockBytes());
   for (const Entry& e : entries_) {
@@ -335,10 +336,8 @@ absl::Status ExternalSorter::MergeRuns(size_t first, size_t count) {
     if (*more) heap.push_back(i);
   }
   std::make_heap(heap.begin(), heap.end(), greater);
-  const std::string path = NewRunPath();
-  paths_.push_back(path);
-  absl::StatusOr<std::unique_ptr<durable::File>> file =
-      env_->Open(path, /*create=*/true);
+  std::string path;
+  absl::StatusOr<std::unique_ptr<durable::File>> file = CreateRunFile(&path);
   if (!file.ok()) return file.status();
   RunWriter writer(*std::move(file), BlockBytes());
   while (!heap.empty()) {

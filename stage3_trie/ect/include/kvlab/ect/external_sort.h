@@ -117,7 +117,9 @@ class ExternalSorter {
   absl::Status MergeRuns(size_t first, size_t count);
   absl::Status OpenReaders(size_t first, size_t count,
                            std::vector<std::unique_ptr<RunReader>>* readers);
-  std::string NewRunPath();
+  // Names a new run file (in *path), notes it for removal and creates it.
+  absl::StatusOr<std::unique_ptr<durable::File>> CreateRunFile(
+      std::string* path);
   size_t BlockBytes() const;
 
   ExternalSortOptions options_;
