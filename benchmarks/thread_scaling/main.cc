@@ -12,13 +12,17 @@
 // RssAnon over the load per pair and P/M as kvbench computes it ((load
 // ops/s + get ops/s) / RssAnon growth, MOPS per GiB), and for a store in
 // parts (an arena store) the share of the pairs its fullest part holds, from
-// its export's "arena<i> keys" fields. Runs are interleaved
+// its export's "arena<i> keys" fields. With --writer, a third phase gets
+// every key again on the T threads while one more thread puts new keys
+// (each data key with a suffix, so the store splits and grows under the
+// readers) until the readers finish: the readers' Mops/s beside a writer,
+// and the writer's, show what a writer costs the readers. Runs are interleaved
 // (repeat, data set, store, threads), so a spell of machine load hits every
 // configuration alike; the table gives medians of --repeat runs.
 //
 // Usage: thread_scaling --store=hyperion,hyperion:arenas=16
 //          [--dataset=gcide3,words] [--n=1000000] [--threads=1,2]
-//          [--repeat=3] [--seed=42]
+//          [--repeat=3] [--seed=42] [--writer]
 
 #include <time.h>
 
@@ -54,6 +58,8 @@ ABSL_FLAG(uint64_t, n, 1'000'000, "Pairs per data set");
 ABSL_FLAG(std::string, threads, "1,2", "Thread counts, a comma list");
 ABSL_FLAG(int, repeat, 3, "Runs per configuration; the table shows medians");
 ABSL_FLAG(uint64_t, seed, 42, "Seed of the data sets");
+ABSL_FLAG(bool, writer, false,
+          "Also time the gets beside one thread putting new keys");
 
 namespace {
 
@@ -69,8 +75,9 @@ double CpuSeconds() {
 struct Figures {
   double load_mops = 0, load_cores = 0, get_mops = 0, get_cores = 0;
   double bytes_per_pair = 0, pm = 0, fullest = 0;
+  double get_beside_writer_mops = 0, writer_mops = 0;
 };
-constexpr size_t kFields = 7;
+constexpr size_t kFields = 9;
 
 // The share of the store's pairs in its fullest arena (the largest
 // "arena<i> keys" summary field of its export); 0 for a store without
@@ -106,7 +113,45 @@ double OnThreads(int threads, double* cores, const Body& body) {
   return wall;
 }
 
-// In the child: the two phases on a fresh store. Throws on a wrong answer.
+// The --writer phase: every key got again on `threads` threads while one
+// more thread puts new keys until they finish. Counts wrong answers in
+// `errors`; sets the readers' and the writer's Mops/s in `f`.
+void GetsBesideAWriter(kvlab::KVStore& store, const kvbench::DataSet& data,
+                       int threads, std::atomic<uint64_t>* errors, Figures* f) {
+  const uint64_t n = data.size();
+  std::atomic<bool> readers_done{false};
+  uint64_t written = 0;
+  double write_seconds = 0;
+  std::thread writer([&] {
+    const Clock::time_point start = Clock::now();
+    std::string key;
+    // New keys, never a data key's: a data key with a suffix byte past
+    // every letter and digit the data sets use.
+    while (!readers_done.load(std::memory_order_relaxed)) {
+      const uint64_t i = written % n;
+      key.assign(data.key(i).data(), data.key(i).size());
+      key.append("\x7f~w");
+      if (!store.Put(key, data.value(i)).ok()) ++*errors;
+      ++written;
+    }
+    write_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  });
+  double cores = 0;
+  const double get = OnThreads(threads, &cores, [&](int t) {
+    std::string value;
+    for (uint64_t i = t; i < n; i += threads) {
+      if (!store.Get(data.key(i), &value) || value != data.value(i)) {
+        ++*errors;
+      }
+    }
+  });
+  readers_done = true;
+  writer.join();
+  f->get_beside_writer_mops = double(n) / get / 1e6;
+  f->writer_mops = double(written) / write_seconds / 1e6;
+}
+
+// In the child: the phases on a fresh store. Throws on a wrong answer.
 std::string Run(const std::string& spec, const kvbench::DataSet& data,
                 int threads) {
   absl::StatusOr<std::unique_ptr<kvlab::KVStore>> made = kvlab::MakeStore(spec);
@@ -134,7 +179,10 @@ std::string Run(const std::string& spec, const kvbench::DataSet& data,
       }
     }
   });
-  if (errors.load() != 0 || store->Size() != n) {
+  if (absl::GetFlag(FLAGS_writer)) {
+    GetsBesideAWriter(*store, data, threads, &errors, &f);
+  }
+  if (errors.load() != 0 || store->Size() < n) {
     throw std::runtime_error(
         absl::StrFormat("%s: %d wrong answers", spec.c_str(), errors.load()));
   }
@@ -143,9 +191,10 @@ std::string Run(const std::string& spec, const kvbench::DataSet& data,
   f.bytes_per_pair = double(rss1 - rss0) / double(n);
   f.pm = (f.load_mops + f.get_mops) / (double(rss1 - rss0) / (1 << 30));
   f.fullest = FullestArena(*store);
-  return absl::StrFormat("%.6f %.6f %.6f %.6f %.6f %.6f %.6f", f.load_mops,
-                         f.load_cores, f.get_mops, f.get_cores,
-                         f.bytes_per_pair, f.pm, f.fullest);
+  return absl::StrFormat("%.6f %.6f %.6f %.6f %.6f %.6f %.6f %.6f %.6f",
+                         f.load_mops, f.load_cores, f.get_mops, f.get_cores,
+                         f.bytes_per_pair, f.pm, f.fullest,
+                         f.get_beside_writer_mops, f.writer_mops);
 }
 
 double Median(std::vector<double> v) {
@@ -227,18 +276,24 @@ int main(int argc, char** argv) {
       }
     }
   }
-  std::printf("%-8s %-40s %3s %11s %6s %11s %6s %7s %11s %8s\n", "data",
+  const bool writer = absl::GetFlag(FLAGS_writer);
+  std::printf("%-8s %-40s %3s %11s %6s %11s %6s %7s %11s %8s%s\n", "data",
               "store", "T", "load Mops/s", "cores", "get Mops/s", "cores",
-              "B/pair", "P/M MOPS/GiB", "fullest");
+              "B/pair", "P/M MOPS/GiB", "fullest",
+              writer ? "  get beside W  W Mops/s" : "");
   for (const auto& [where, fields] : runs) {
     const auto& [d, s, threads] = where;
     const double fullest = Median(fields[6]);
     std::printf(
-        "%-8s %-40s %3d %11.3f %6.2f %11.3f %6.2f %7.1f %11.1f %8s\n",
+        "%-8s %-40s %3d %11.3f %6.2f %11.3f %6.2f %7.1f %11.1f %8s%s\n",
         sets[d].c_str(), specs[s].c_str(), threads, Median(fields[0]),
         Median(fields[1]), Median(fields[2]), Median(fields[3]),
         Median(fields[4]), Median(fields[5]),
-        fullest == 0 ? "-" : absl::StrFormat("%.1f%%", 100 * fullest).c_str());
+        fullest == 0 ? "-" : absl::StrFormat("%.1f%%", 100 * fullest).c_str(),
+        writer ? absl::StrFormat("  %13.3f %9.3f", Median(fields[7]),
+                                 Median(fields[8]))
+                     .c_str()
+               : "");
   }
   return status;
 }

@@ -358,6 +358,18 @@ class CheckDocsTest(unittest.TestCase):
         self.git("add", "-A")
         self.assertFails("text\n", "docs/stage1_x.md: quotes results.md")
 
+    def test_a_change_to_tests_only_is_not_stale(self):
+        self.record_run("stage1_x")
+        self.write("stage2_y/tests/b_test.cc", "int T();\n")
+        self.write("stage2_y/room/tests/groups.txt", "g: B\n")
+        self.git("add", "-A")
+        self.git("commit", "-q", "-m", "three")
+        self.write("docs/stage1_x.md", "[r](results.md) "
+                   "[stale](results.md#which-figures-are-stale)\n")
+        self.assertPasses("text\n")
+        self.write("stage2_y/room/src/b.cc", "int B(int);\n")
+        self.assertFails("text\n", "stage2_y changed after the record run")
+
     def test_results_without_a_commit_fails(self):
         self.write("docs/results.md", "# r\n")
         self.assertFails("text\n", "states no commit")
