@@ -10,6 +10,11 @@ namespace {
 
 bool KeyLess(const Item* a, const Item* b) { return a->key() < b->key(); }
 
+// SortLeaf inserts the unsorted tail into the sorted head, item by item,
+// while the tail is at most 1/kTailInsertionRatio of the head; a longer
+// tail (a burst of inserts, a bulk load) is sorted with the head at once.
+constexpr uint32_t kTailInsertionRatio = 4;
+
 // Fills by_tag from by_key and sorts it by tag.
 void RebuildTags(Leaf* leaf) {
   for (uint32_t i = 0; i < leaf->size; ++i) {
@@ -136,9 +141,22 @@ Item* RemoveFromLeaf(Leaf* leaf, int at) {
 void SortLeaf(Leaf* leaf) {
   const uint32_t sorted = leaf->sorted.load(std::memory_order_relaxed);
   if (sorted == leaf->size) return;
-  // std::sort, not a merge of the sorted head with the tail: it needs no
-  // buffer, so sorting never allocates (and never fails for want of memory).
-  std::sort(leaf->by_key, leaf->by_key + leaf->size, KeyLess);
+  Item** keys = leaf->by_key;
+  // Neither way needs a buffer, so sorting never allocates (and never fails
+  // for want of memory).
+  if (leaf->size - sorted <= sorted / kTailInsertionRatio) {
+    // A short tail (a few Puts since the last range read, the common case
+    // in a mixed workload): each item is placed by binary search and one
+    // shift, about log2(size) comparisons, not a sort of the whole leaf.
+    for (uint32_t i = sorted; i < leaf->size; ++i) {
+      Item* item = keys[i];
+      Item** at = std::upper_bound(keys, keys + i, item, KeyLess);
+      std::memmove(at + 1, at, (keys + i - at) * sizeof(Item*));
+      *at = item;
+    }
+  } else {
+    std::sort(keys, keys + leaf->size, KeyLess);
+  }
   leaf->sorted.store(leaf->size, std::memory_order_release);
 }
 

@@ -7,9 +7,10 @@
 //           2^16), steps to the first entry with its tag, and compares keys
 //           only of entries with that tag: about one key comparison.
 //   by_key  every item; [0, sorted) in key order, the rest in insertion
-//           order. Inserting appends; the whole array is sorted only when a
-//           range operation (Scan, GetNth, a split or a merge) needs order,
-//           so a burst of inserts pays for one sort, not one shift each.
+//           order. Inserting appends; the array is put in order only when a
+//           range operation (Scan, GetNth, a split or a merge) needs it, so a
+//           burst of inserts pays for one sort, not one shift each, and a
+//           few inserts between range reads cost a binary search each.
 //
 // Items are single blocks: an 8-byte header, the key, the value.
 //

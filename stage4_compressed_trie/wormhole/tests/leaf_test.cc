@@ -3,6 +3,8 @@
 
 #include "leaf.h"
 
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -64,6 +66,38 @@ TEST(WormholeLeafTest, SortsLazilyAndKeepsOrderThroughRemovals) {
   EXPECT_EQ(leaf->sorted.load(), 4u);
   EXPECT_EQ(leaf->by_key[1]->key(), std::string("a\0", 2));
   FreeAll(leaf);
+}
+
+// SortLeaf has two ways: a short unsorted tail is inserted into the sorted
+// head, a long one sorted with it. Both must give key order, any bytes.
+TEST(WormholeLeafTest, SortsAShortTailAndALongTailIntoKeyOrder) {
+  std::mt19937_64 random(7);
+  for (uint32_t tail : {1u, 3u, 10u, 40u, 100u}) {
+    Leaf* leaf = NewLeaf(128, "");
+    std::set<std::string> model;
+    auto insert_random = [&](uint32_t count) {
+      while (count > 0) {
+        std::string key(1 + random() % 6, '\0');
+        for (char& c : key) c = static_cast<char>(random() % 4);
+        if (!model.insert(key).second) continue;
+        InsertInLeaf(leaf, Make(key, model.size()));
+        --count;
+      }
+    };
+    insert_random(128 - tail);
+    SortLeaf(leaf);
+    insert_random(tail);
+    ASSERT_LT(leaf->sorted.load(), leaf->size) << "tail " << tail;
+    EnsureSorted(leaf);
+    ASSERT_EQ(leaf->sorted.load(), leaf->size);
+    std::vector<std::string> got;
+    for (uint32_t i = 0; i < leaf->size; ++i) {
+      got.emplace_back(leaf->by_key[i]->key());
+    }
+    EXPECT_EQ(got, std::vector<std::string>(model.begin(), model.end()))
+        << "tail " << tail;
+    FreeAll(leaf);
+  }
 }
 
 TEST(WormholeLeafTest, MoveTailAndMoveAllKeepBothArrays) {
