@@ -52,8 +52,8 @@ Usage: check_docs.py [REPO_ROOT] [--kvbench PATH]
 6. Figures do not go stale silently. docs/results.md states the commit it
    measured on a line "Commit: SHA". Every stage folder (stage*_*/) and
    benchmarks/peers/ that existed at that commit and has changed since it
-   is stale (a change only to files under a tests/ folder is not: tests do
-   not change what kvbench measures), and results.md must list exactly
+   is stale (a change only to files under tests/ or tools/ folders is not:
+   tests and measuring tools do not change what kvbench measures), and results.md must list exactly
    those on its line "Stale for:
    a, b" ("Stale for: none" after a fresh record run). A chapter
    (docs/stageN_*.md) that links results.md while its stage is stale must
@@ -696,15 +696,17 @@ def check_staleness(root, files, problems, notes):
     if "benchmarks/peers" in peers.split("\n"):
         folders.append("benchmarks/peers")
     def measured(f):
-        """The pathspec of what kvbench measures in folder f: all but tests."""
-        return [f, ":(exclude,glob)%s/**/tests/**" % f]
+        """The pathspec of what kvbench measures in folder f: all but its
+        tests and tools."""
+        return [f, ":(exclude,glob)%s/**/tests/**" % f,
+                ":(exclude,glob)%s/**/tools/**" % f]
     stale = [f for f in folders
              if git(root, "rev-list", "-1", sha + "..HEAD", "--", *measured(f))]
     # Uncommitted changes count too: the check runs before a commit.
     dirty = git(root, "status", "--porcelain", "--", *folders) or ""
     for line in dirty.split("\n"):
         name = line[3:].strip()
-        if "/tests/" in "/" + name:
+        if "/tests/" in "/" + name or "/tools/" in "/" + name:
             continue
         for f in folders:
             if name.startswith(f + "/") and f not in stale:

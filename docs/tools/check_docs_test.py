@@ -358,10 +358,11 @@ class CheckDocsTest(unittest.TestCase):
         self.git("add", "-A")
         self.assertFails("text\n", "docs/stage1_x.md: quotes results.md")
 
-    def test_a_change_to_tests_only_is_not_stale(self):
+    def test_a_change_to_tests_and_tools_only_is_not_stale(self):
         self.record_run("stage1_x")
         self.write("stage2_y/tests/b_test.cc", "int T();\n")
         self.write("stage2_y/room/tests/groups.txt", "g: B\n")
+        self.write("stage2_y/room/tools/measure.cc", "int M();\n")
         self.git("add", "-A")
         self.git("commit", "-q", "-m", "three")
         self.write("docs/stage1_x.md", "[r](results.md) "
