@@ -299,14 +299,20 @@ int64_t MaybeShrink(Leaf* leaf) {
 
 void SortLeaf(Leaf* leaf) {
   const uint32_t sorted = leaf->sorted.load(std::memory_order_relaxed);
-  if (sorted == leaf->size) return;
-  // std::sort, not a merge of the sorted head with the tail: it needs no
-  // buffer, so sorting never allocates (and never fails for want of memory).
-  std::sort(leaf->by_key, leaf->by_key + leaf->size,
-            [leaf](uint16_t a, uint16_t b) {
-              return leaf->KeyIn(a) < leaf->KeyIn(b);
-            });
-  leaf->sorted.store(leaf->size, std::memory_order_release);
+  const uint32_t n = leaf->size;
+  if (sorted == n) return;
+  // Buffers on the stack (a leaf holds at most 1024 pairs), so sorting
+  // never allocates and never fails for want of memory: every key decoded
+  // once, then the unsorted tail sorted and merged with the sorted head.
+  std::string_view keys[1024];
+  for (uint32_t s = 0; s < n; ++s) keys[s] = leaf->KeyIn(s);
+  auto less = [&keys](uint16_t a, uint16_t b) { return keys[a] < keys[b]; };
+  uint16_t* order = leaf->by_key;
+  std::sort(order + sorted, order + n, less);
+  uint16_t merged[1024];
+  std::merge(order, order + sorted, order + sorted, order + n, merged, less);
+  std::copy(merged, merged + n, order);
+  leaf->sorted.store(n, std::memory_order_release);
 }
 
 void EnsureSorted(Leaf* leaf) {
