@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -152,13 +153,29 @@ absl::Status WormholeStore::CheckLocked() const {
     return absl::InternalError(absl::StrCat(
         "wormhole: Size() is ", size_.load(), ", the leaves hold ", keys));
   }
-  // The rank treap: the leaves in order with their counts.
+  // The leaves with counts pending are listed, each once.
+  std::set<const Leaf*> listed;
+  for (const Leaf* l = dirty_.load(); l != nullptr; l = l->dirty_next) {
+    if (!listed.insert(l).second || !l->rank_dirty.load() || l->dead) {
+      return absl::InternalError(
+          "wormhole: the list of leaves to count is broken");
+    }
+  }
+  for (const Leaf* l : leaves) {
+    if (l->rank_delta.load() != 0 && listed.count(l) == 0) {
+      return Fail("a pending count is on no list", l->anchor);
+    }
+  }
+  // The rank treap: the leaves in order with their counts (pending ones
+  // added).
   size_t at = 0;
   bool order_ok = true;
   uint64_t nodes = 0;
   absl::Status s = rank_->Check(&nodes, [&](const wh::RankNode* n) {
     const Leaf* l = static_cast<const Leaf*>(n);
-    if (at >= leaves.size() || leaves[at] != l || n->count != l->size) {
+    if (at >= leaves.size() || leaves[at] != l ||
+        static_cast<int64_t>(n->count) + l->rank_delta.load() !=
+            static_cast<int64_t>(l->size)) {
       order_ok = false;
     }
     ++at;

@@ -79,30 +79,39 @@ Block NewBlock(uint32_t slots, uint32_t data_size);
 void FreeBlock(Block block);
 size_t BlockBytes(const Block& block);
 
-struct Leaf : RankNode {
+// Cache-line aligned, with what a point lookup reads (the lock, the size,
+// the version and the arrays) in the lines right after the rank node.
+struct alignas(64) Leaf : RankNode {
   uint32_t lock = 0;
   uint32_t size = 0;
+  // The MetaTrieHT version in which this leaf's key range last changed
+  // (split or merge); a reader that found it through an older table retries.
+  std::atomic<uint64_t> version{0};
+  uint32_t* by_tag = nullptr;
+  uint32_t* offsets = nullptr;
+  char* data = nullptr;
+  uint16_t* by_key = nullptr;
+  Block block;             // empty while the leaf holds no pair
+  uint32_t data_used = 0;  // bytes of data written, dead ones included
+  uint32_t data_dead = 0;  // of which no pair uses any more
   uint32_t capacity = 0;
   std::atomic<uint32_t> sorted{0};
   std::atomic<uint32_t> sorting{0};
   // Set (under the exclusive lock) when a merge emptied this leaf into its
   // left neighbour; it is freed once no reader can reach it.
   bool dead = false;
-  // The MetaTrieHT version in which this leaf's key range last changed
-  // (split or merge); a reader that found it through an older table retries.
-  std::atomic<uint64_t> version{0};
   std::atomic<Leaf*> prev{nullptr};
   std::atomic<Leaf*> next{nullptr};
   // Keys of this leaf are >= anchor (and < the next leaf's anchor).
   std::string anchor;
-
-  Block block;  // empty while the leaf holds no pair
-  uint32_t* offsets = nullptr;
-  uint32_t* by_tag = nullptr;
-  uint16_t* by_key = nullptr;
-  char* data = nullptr;
-  uint32_t data_used = 0;  // bytes of data written, dead ones included
-  uint32_t data_dead = 0;  // of which no pair uses any more
+  // Keys added (+) and removed (-) since the rank treap last counted this
+  // leaf: its treap count plus rank_delta is its size. Changed by the
+  // leaf's writers (with the leaf locked), taken by the treap's users
+  // (under its mutex). A leaf with a delta is on the store's list of
+  // leaves to count (rank_dirty set, linked through dirty_next).
+  std::atomic<int32_t> rank_delta{0};
+  std::atomic<bool> rank_dirty{false};
+  Leaf* dirty_next = nullptr;
 
   static uint16_t TagAt(uint32_t entry) {
     return static_cast<uint16_t>(entry >> 16);

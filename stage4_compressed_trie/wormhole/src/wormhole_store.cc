@@ -101,10 +101,7 @@ bool WormholeStore::PutImpl(std::string_view key, std::string_view value) {
     bytes_.fetch_add(wh::Reserve(leaf, 1, pair_bytes),
                      std::memory_order_relaxed);
     wh::InsertInLeaf(leaf, key, value, tag);
-    {
-      std::lock_guard<std::mutex> rank(rank_mu_);
-      rank_->Add(leaf, 1);
-    }
+    CountKeys(leaf, 1);
     size_.fetch_add(1, std::memory_order_release);
   };
   // Gives the pair at `at` of the locked `leaf` the new value; throws
@@ -232,8 +229,10 @@ WormholeStore::Leaf* WormholeStore::Split(Leaf* leaf, uint32_t extra,
   leaf->next.store(right, std::memory_order_release);
   {
     std::lock_guard<std::mutex> rank(rank_mu_);
+    // The treap learns the left leaf's pending count with the move.
+    const int32_t pending = leaf->rank_delta.exchange(0);
     rank_->InsertAfter(leaf, right, right->size);
-    rank_->Add(leaf, -static_cast<int64_t>(right->size));
+    rank_->Add(leaf, pending - static_cast<int64_t>(right->size));
   }
   if (storage_now.slots != nullptr) inactive->Install(storage_now);
   AddAnchor(inactive, right, fresh_now.begin());
@@ -278,10 +277,7 @@ bool WormholeStore::DeleteImpl(std::string_view key) {
     int64_t change = wh::RemoveFromLeaf(leaf.get(), at);
     change += wh::MaybeShrink(leaf.get());
     bytes_.fetch_add(change, std::memory_order_relaxed);
-    {
-      std::lock_guard<std::mutex> rank(rank_mu_);
-      rank_->Add(leaf.get(), -1);
-    }
+    CountKeys(leaf.get(), -1);
     size_.fetch_sub(1, std::memory_order_release);
     small = leaf.get()->size * 4 < leaf.get()->capacity;
   }
@@ -364,6 +360,9 @@ void WormholeStore::MaybeMerge(std::string_view key) {
   if (after != nullptr) after->prev.store(left, std::memory_order_release);
   {
     std::lock_guard<std::mutex> rank(rank_mu_);
+    // Both leaves are locked: after the flush their counts are exact, and
+    // the dead one is on no list.
+    FlushRanks();
     rank_->Add(left, moved);
     rank_->Remove(right);
   }
@@ -419,6 +418,7 @@ bool WormholeStore::GetNth(uint64_t n, std::string* key,
     Leaf* leaf;
     {
       std::lock_guard<std::mutex> rank(rank_mu_);
+      FlushRanks();
       if (n >= rank_->Total()) return false;
       uint64_t offset;
       leaf = static_cast<Leaf*>(rank_->Find(n, &offset));
@@ -428,6 +428,10 @@ bool WormholeStore::GetNth(uint64_t n, std::string* key,
     if (leaf->dead) continue;
     // With the leaf locked its count is fixed; the keys before it are
     // counted again, now consistent with it.
+    {
+      std::lock_guard<std::mutex> rank(rank_mu_);
+      FlushRanks();
+    }
     uint64_t before;
     {
       std::lock_guard<std::mutex> rank(rank_mu_);
@@ -456,6 +460,7 @@ bool WormholeStore::DeleteNth(uint64_t n) {
       Leaf* leaf;
       {
         std::lock_guard<std::mutex> rank(rank_mu_);
+        FlushRanks();
         if (n >= rank_->Total()) return false;
         uint64_t offset;
         leaf = static_cast<Leaf*>(rank_->Find(n, &offset));
@@ -464,6 +469,7 @@ bool WormholeStore::DeleteNth(uint64_t n) {
       HeldLeaf held(leaf, true);
       if (leaf->dead) continue;
       std::lock_guard<std::mutex> rank(rank_mu_);
+      FlushRanks();
       const uint64_t before = rank_->KeysBefore(leaf);
       if (n < before || n >= before + leaf->size) continue;
       wh::SortLeaf(leaf);
@@ -483,6 +489,36 @@ bool WormholeStore::DeleteNth(uint64_t n) {
   // The removed pair's key still finds the leaf it was in.
   if (small) MaybeMerge({removed, removed_size});
   return true;
+}
+
+void WormholeStore::CountKeys(Leaf* leaf, int32_t delta) const {
+  // seq_cst, as in FlushRanks: a delta added after a flush took the
+  // leaf's delta is followed by a load that sees the flag it cleared.
+  leaf->rank_delta.fetch_add(delta, std::memory_order_seq_cst);
+  if (leaf->rank_dirty.load(std::memory_order_seq_cst) ||
+      leaf->rank_dirty.exchange(true, std::memory_order_acq_rel)) {
+    return;  // on the list already
+  }
+  Leaf* head = dirty_.load(std::memory_order_relaxed);
+  do {
+    leaf->dirty_next = head;
+  } while (!dirty_.compare_exchange_weak(head, leaf, std::memory_order_release,
+                                         std::memory_order_relaxed));
+}
+
+void WormholeStore::FlushRanks() const {
+  Leaf* leaf = dirty_.exchange(nullptr, std::memory_order_acquire);
+  while (leaf != nullptr) {
+    // Read before the flag clears: a writer may then push the leaf again.
+    Leaf* next = leaf->dirty_next;
+    // Cleared before the delta is taken: a key counted after the exchange
+    // below finds the flag clear and lists the leaf again.
+    leaf->rank_dirty.store(false, std::memory_order_seq_cst);
+    const int32_t delta =
+        leaf->rank_delta.exchange(0, std::memory_order_seq_cst);
+    if (delta != 0) rank_->Add(leaf, delta);
+    leaf = next;
+  }
 }
 
 uint64_t WormholeStore::Size() const {

@@ -155,6 +155,12 @@ class WormholeStore final : public KVStore {
                  std::vector<MetaNode*>::iterator fresh);
   void RemoveAnchor(MetaTable* table, std::string_view anchor);
   void RecomputeEnds(const MetaTable& table, MetaNode* node) const;
+  // With `leaf` locked exclusively: counts `delta` keys more in it for the
+  // rank treap, which learns of it at the next FlushRanks. A Put or Delete
+  // thus never touches the treap or its mutex.
+  void CountKeys(Leaf* leaf, int32_t delta) const;
+  // Under rank_mu_: gives the treap every leaf's pending count.
+  void FlushRanks() const;
   void LockAllLeaves() const;
   void UnlockAllLeaves() const;
   absl::Status CheckLocked() const;
@@ -168,6 +174,9 @@ class WormholeStore final : public KVStore {
   std::unique_ptr<stage4::wormhole::RankTree> rank_;
   mutable std::mutex meta_mu_;  // table writers: splits and merges
   mutable std::mutex rank_mu_;  // rank_
+  // Leaves whose counts the treap has yet to learn (Leaf::rank_delta): a
+  // stack pushed without a lock, taken whole under rank_mu_.
+  mutable std::atomic<Leaf*> dirty_{nullptr};
   std::atomic<uint64_t> size_{0};
   std::atomic<int64_t> bytes_{0};
 };
