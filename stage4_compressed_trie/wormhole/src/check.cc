@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,6 @@
 namespace kvlab {
 
 namespace wh = stage4::wormhole;
-using wh::Item;
 
 void WormholeStore::LockAllLeaves() const {
   meta_mu_.lock();
@@ -90,38 +90,59 @@ absl::Status WormholeStore::CheckLocked() const {
     const uint32_t sorted = l->sorted.load();
     if (sorted > l->size) return Fail("sorted count past size", l->anchor);
     const Leaf* next = l->next.load();
-    std::vector<const Item*> by_key(l->by_key, l->by_key + l->size);
-    std::vector<const Item*> by_tag;
+    if (l->size > 0 && l->block.slots < l->size) {
+      return Fail("leaf storage has fewer slots than pairs", l->anchor);
+    }
+    if (l->size == 0 && l->block.memory != nullptr) {
+      return Fail("an empty leaf keeps storage", l->anchor);
+    }
+    // Every slot in [0, size) once in each array; the live pairs' bytes
+    // and the dead ones add up to what the data holds.
+    std::vector<int> in_tag(l->size, 0);
+    std::vector<int> in_key(l->size, 0);
+    uint64_t live = 0;
     for (uint32_t i = 0; i < l->size; ++i) {
-      const uint64_t e = l->by_tag[i];
-      const Item* item = Leaf::ItemOf(e);
-      by_tag.push_back(item);
-      if (i > 0 && (l->by_tag[i - 1] >> 48) > (e >> 48)) {
+      const uint32_t e = l->by_tag[i];
+      const uint32_t s = Leaf::SlotAt(e);
+      const uint32_t k = l->by_key[i];
+      if (s >= l->size || k >= l->size) {
+        return Fail("a slot number past the leaf's size", l->anchor);
+      }
+      ++in_tag[s];
+      ++in_key[k];
+      if (i > 0 && Leaf::TagAt(l->by_tag[i - 1]) > Leaf::TagAt(e)) {
         return Fail("tag array out of tag order", l->anchor);
       }
-      if ((e >> 48) != item->tag ||
-          item->tag != wh::TagOf(wh::Crc32c(item->key()))) {
-        return Fail("an item's tag is not its key's", l->anchor);
+      if (l->offsets[s] >= l->data_used) {
+        return Fail("a pair lies outside the leaf's data", l->anchor);
       }
-      const Item* k = l->by_key[i];
-      if (i > 0 && i < sorted && !(l->by_key[i - 1]->key() < k->key())) {
+      if (Leaf::TagAt(e) != wh::TagOf(wh::Crc32c(l->KeyIn(s)))) {
+        return Fail("a pair's tag is not its key's", l->anchor);
+      }
+      const std::string_view key = l->KeyIn(k);
+      if (i > 0 && i < sorted && !(l->KeyIn(l->by_key[i - 1]) < key)) {
         return Fail("sorted part of the key array out of order", l->anchor);
       }
-      if (k->key() < l->anchor) return Fail("key below its anchor", l->anchor);
-      if (next != nullptr && !(k->key() < next->anchor)) {
+      if (key < l->anchor) return Fail("key below its anchor", l->anchor);
+      if (next != nullptr && !(key < next->anchor)) {
         return Fail("key not below the next anchor", l->anchor);
       }
-      bytes += static_cast<int64_t>(wh::ItemBytes(k));
+      live += l->PairIn(s).bytes();
     }
-    std::sort(by_key.begin(), by_key.end());
-    std::sort(by_tag.begin(), by_tag.end());
-    if (by_key != by_tag) {
-      return Fail("tag and key arrays hold different pairs", l->anchor);
+    for (uint32_t s = 0; s < l->size; ++s) {
+      if (in_tag[s] != 1 || in_key[s] != 1) {
+        return Fail("tag and key arrays hold different slots", l->anchor);
+      }
     }
-    std::sort(by_key.begin(), by_key.end(),
-              [](const Item* a, const Item* b) { return a->key() < b->key(); });
-    for (size_t i = 1; i < by_key.size(); ++i) {
-      if (by_key[i - 1]->key() == by_key[i]->key()) {
+    if (l->data_used > l->block.data_size ||
+        live + l->data_dead != l->data_used) {
+      return Fail("the leaf's data bytes do not add up", l->anchor);
+    }
+    std::vector<std::string_view> keys_here;
+    for (uint32_t s = 0; s < l->size; ++s) keys_here.push_back(l->KeyIn(s));
+    std::sort(keys_here.begin(), keys_here.end());
+    for (size_t i = 1; i < keys_here.size(); ++i) {
+      if (keys_here[i - 1] == keys_here[i]) {
         return Fail("a key is held twice", l->anchor);
       }
     }
@@ -132,13 +153,29 @@ absl::Status WormholeStore::CheckLocked() const {
     return absl::InternalError(absl::StrCat(
         "wormhole: Size() is ", size_.load(), ", the leaves hold ", keys));
   }
-  // The rank treap: the leaves in order with their counts.
+  // The leaves with counts pending are listed, each once.
+  std::set<const Leaf*> listed;
+  for (const Leaf* l = dirty_.load(); l != nullptr; l = l->dirty_next) {
+    if (!listed.insert(l).second || !l->rank_dirty.load() || l->dead) {
+      return absl::InternalError(
+          "wormhole: the list of leaves to count is broken");
+    }
+  }
+  for (const Leaf* l : leaves) {
+    if (l->rank_delta.load() != 0 && listed.count(l) == 0) {
+      return Fail("a pending count is on no list", l->anchor);
+    }
+  }
+  // The rank treap: the leaves in order with their counts (pending ones
+  // added).
   size_t at = 0;
   bool order_ok = true;
   uint64_t nodes = 0;
   absl::Status s = rank_->Check(&nodes, [&](const wh::RankNode* n) {
     const Leaf* l = static_cast<const Leaf*>(n);
-    if (at >= leaves.size() || leaves[at] != l || n->count != l->size) {
+    if (at >= leaves.size() || leaves[at] != l ||
+        static_cast<int64_t>(n->count) + l->rank_delta.load() !=
+            static_cast<int64_t>(l->size)) {
       order_ok = false;
     }
     ++at;

@@ -104,7 +104,7 @@ absl::Status WormholeStore::ExportStructure(const StructureOptions& options,
         out.fields.push_back({"pairs", absl::StrCat(l->size)});
         for (uint32_t i = 0; i < l->size && i < 4; ++i) {
           out.fields.push_back(
-              {absl::StrCat("key ", i), QuotedKey(l->by_key[i]->key())});
+              {absl::StrCat("key ", i), QuotedKey(l->PairByKey(i).key)});
         }
       }
       if (!item.parent.empty()) {

@@ -56,16 +56,13 @@ size_t MetaNodeBytes(const MetaNode* node) {
 
 MetaTable::~MetaTable() { FreeStorage(storage_); }
 
-const MetaNode* MetaTable::FindOptimistic(uint32_t hash, uint32_t size) const {
+const MetaNode* MetaTable::FindByTag(uint32_t hash) const {
   if (storage_.slot_count == 0) return nullptr;
   const size_t mask = storage_.slot_count - 1;
   const uint16_t tag = TagOfHash(hash);
   for (size_t s = hash & mask;; s = (s + 1) & mask) {
     for (uint64_t e : storage_.slots[s].entries) {
-      if (e != 0 && TagOf(e) == tag) {
-        const MetaNode* node = NodeOf(e);
-        if (node->hash == hash && node->size == size) return node;
-      }
+      if (e != 0 && TagOf(e) == tag) return NodeOf(e);
     }
     if (!storage_.overflowed[s]) return nullptr;
   }

@@ -78,9 +78,10 @@ class MetaTable {
   MetaTable(const MetaTable&) = delete;
   MetaTable& operator=(const MetaTable&) = delete;
 
-  // The node whose 16-bit tag, hash and size match; its bytes are not
-  // compared (the caller verifies the final answer of a search once).
-  const MetaNode* FindOptimistic(uint32_t hash, uint32_t size) const;
+  // A node whose 16-bit tag matches `hash`'s, found without touching any
+  // node: it may be another prefix's (the caller verifies the final answer
+  // of a search once, length and bytes).
+  const MetaNode* FindByTag(uint32_t hash) const;
   // The node of prefix `a` + `b` (hash `hash`), compared byte by byte.
   MetaNode* Find(uint32_t hash, std::string_view a,
                  std::string_view b = {}) const;

@@ -18,11 +18,12 @@ namespace {
 
 // handout: cut
 // The longest prefix of `key` in `table` by a binary search over lengths,
-// comparing nodes by tag, hash and length only (`exact` false) or byte by
-// byte too. Sets *hash to the prefix's hash.
+// trusting 16-bit tags alone (`exact` false: no node is touched until the
+// end, and the answer may be wrong) or comparing byte by byte. Sets *hash
+// to the prefix's hash and *length to its length.
 const stage4::wormhole::MetaNode* LongestPrefix(
     const stage4::wormhole::MetaTable& table, std::string_view key, bool exact,
-    uint32_t* hash) {
+    uint32_t* hash, uint32_t* length) {
   const uint32_t bound = static_cast<uint32_t>(
       std::min<size_t>(key.size(), table.max_anchor_size));
   // Lengths [lo, hi): lo is known to be in the table (the root, length 0,
@@ -31,15 +32,14 @@ const stage4::wormhole::MetaNode* LongestPrefix(
   uint32_t hi = bound + 1;
   uint32_t lo_hash = 0;
   const stage4::wormhole::MetaNode* node =
-      exact ? table.Find(0, {}) : table.FindOptimistic(0, 0);
+      exact ? table.Find(0, {}) : table.FindByTag(0);
   while (lo + 1 < hi) {
     const uint32_t mid = (lo + hi) / 2;
     // The prefix's hash extends the hash of the longest one known present,
     // so over the whole search each byte is hashed about twice at most.
     const uint32_t h = Crc32cExtend(lo_hash, key.data() + lo, mid - lo);
     const stage4::wormhole::MetaNode* n =
-        exact ? table.Find(h, key.substr(0, mid))
-              : table.FindOptimistic(h, mid);
+        exact ? table.Find(h, key.substr(0, mid)) : table.FindByTag(h);
     if (n != nullptr) {
       lo = mid;
       lo_hash = h;
@@ -49,6 +49,7 @@ const stage4::wormhole::MetaNode* LongestPrefix(
     }
   }
   *hash = lo_hash;
+  *length = lo;
   return node;
 }
 // handout: end
@@ -59,11 +60,14 @@ WormholeStore::Leaf* WormholeStore::FindLeaf(const MetaTable& table,
                                              std::string_view key) const {
   // handout: WormholeStore::FindLeaf -> #the-lookup
   uint32_t hash;
-  const MetaNode* node = LongestPrefix(table, key, false, &hash);
-  // Tags and hashes can collide: verify the answer once, and on a mismatch
+  uint32_t length;
+  const MetaNode* node = LongestPrefix(table, key, false, &hash, &length);
+  // Tags can collide: a tag match may have been another prefix's node, or
+  // a prefix absent from the table. Verify the answer once (a wrong step
+  // leaves a final node of the wrong length or bytes), and on a mismatch
   // (rare) search again comparing bytes at every step.
-  if (node->prefix() != key.substr(0, node->size)) {
-    node = LongestPrefix(table, key, true, &hash);
+  if (node->size != length || node->prefix() != key.substr(0, length)) {
+    node = LongestPrefix(table, key, true, &hash, &length);
   }
   const uint32_t matched = node->size;
   if (matched == key.size()) {

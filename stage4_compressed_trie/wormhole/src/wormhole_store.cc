@@ -20,7 +20,6 @@ using stage4::EpochReclaimer;
 using stage4::wormhole::Crc32c;
 using stage4::wormhole::Crc32cExtend;
 using stage4::wormhole::HeldLeaf;
-using stage4::wormhole::Item;
 using stage4::wormhole::LockLeaf;
 using stage4::wormhole::TagOf;
 using stage4::wormhole::UnlockLeaf;
@@ -57,7 +56,6 @@ WormholeStore::WormholeStore(const WormholeOptions& options)
 WormholeStore::~WormholeStore() {
   for (Leaf* leaf = head_; leaf != nullptr;) {
     Leaf* next = leaf->next.load(std::memory_order_relaxed);
-    for (uint32_t i = 0; i < leaf->size; ++i) wh::FreeItem(leaf->by_key[i]);
     wh::FreeLeaf(leaf);
     leaf = next;
   }
@@ -89,42 +87,38 @@ bool WormholeStore::GetImpl(std::string_view key, std::string* value) const {
   const int at = wh::FindInLeaf(*leaf.get(), key, tag);
   if (at < 0) return false;
   if (value != nullptr) {
-    value->assign(Leaf::ItemOf(leaf.get()->by_tag[at])->value());
+    value->assign(leaf.get()->PairByTag(at).value);
   }
   return true;
 }
 
 bool WormholeStore::PutImpl(std::string_view key, std::string_view value) {
   const uint16_t tag = TagOf(Crc32c(key));
-  // The pair is allocated before anything changes: a failure here leaves
-  // the store as it was.
-  Item* item = wh::NewItem(key, value, tag);
-  const int64_t item_bytes = static_cast<int64_t>(wh::ItemBytes(item));
-  // Inserts `item` as a new key of the locked `leaf`, which has room.
+  const uint32_t pair_bytes = wh::PairBytes(key.size(), value.size());
+  // Inserts the pair as a new key of the locked `leaf`, which has room;
+  // throws std::bad_alloc with nothing changed.
   auto insert_new = [&](Leaf* leaf) {
-    wh::InsertInLeaf(leaf, item);
-    {
-      std::lock_guard<std::mutex> rank(rank_mu_);
-      rank_->Add(leaf, 1);
-    }
-    size_.fetch_add(1, std::memory_order_release);
-    bytes_.fetch_add(item_bytes, std::memory_order_relaxed);
-  };
-  // Replaces the pair at `at` of the locked `leaf`; returns the old item.
-  auto replace = [&](Leaf* leaf, int at) {
-    Item* old = wh::ReplaceInLeaf(leaf, at, item);
-    bytes_.fetch_add(item_bytes - static_cast<int64_t>(wh::ItemBytes(old)),
+    bytes_.fetch_add(wh::Reserve(leaf, 1, pair_bytes),
                      std::memory_order_relaxed);
-    return old;
+    wh::InsertInLeaf(leaf, key, value, tag);
+    CountKeys(leaf, 1);
+    size_.fetch_add(1, std::memory_order_release);
+  };
+  // Gives the pair at `at` of the locked `leaf` the new value; throws
+  // std::bad_alloc with nothing changed.
+  auto replace = [&](Leaf* leaf, int at) {
+    if (!wh::ReplacesInPlace(*leaf, at, value)) {
+      bytes_.fetch_add(wh::Reserve(leaf, 0, pair_bytes),
+                       std::memory_order_relaxed);
+    }
+    wh::ReplaceInLeaf(leaf, at, value);
   };
   {
     EpochReclaimer::Guard guard(epochs_.get());
     HeldLeaf leaf(LockLeafFor(key, true), true);
     const int at = wh::FindInLeaf(*leaf.get(), key, tag);
     if (at >= 0) {
-      Item* old = replace(leaf.get(), at);
-      leaf.Unlock();
-      wh::FreeItem(old);
+      replace(leaf.get(), at);
       return true;
     }
     if (leaf.get()->size < leaf.get()->capacity) {
@@ -135,41 +129,38 @@ bool WormholeStore::PutImpl(std::string_view key, std::string_view value) {
   // The leaf is full: split it, as the one writer of the table. Without an
   // epoch section: Split waits for the readers of the old table copy.
   std::lock_guard<std::mutex> meta(meta_mu_);
-  Leaf* leaf = FindLeaf(*current_.load(std::memory_order_acquire), key);
-  LockLeaf(leaf, true);
-  const int at = wh::FindInLeaf(*leaf, key, tag);
-  if (at >= 0 || leaf->size < leaf->capacity) {  // changed meanwhile
-    Item* old = at >= 0 ? replace(leaf, at) : nullptr;
-    if (old == nullptr) insert_new(leaf);
-    UnlockLeaf(leaf, true);
-    if (old != nullptr) wh::FreeItem(old);
-    return old != nullptr;
+  Leaf* found = FindLeaf(*current_.load(std::memory_order_acquire), key);
+  LockLeaf(found, true);
+  HeldLeaf leaf(found, true);
+  const int at = wh::FindInLeaf(*found, key, tag);
+  if (at >= 0) {  // changed meanwhile
+    replace(found, at);
+    return true;
+  }
+  if (found->size < found->capacity) {
+    insert_new(found);
+    return false;
   }
   wh::TableChange pending;
-  Leaf* right;
-  try {
-    right = Split(leaf, &pending);
-  } catch (...) {
-    UnlockLeaf(leaf, true);
-    wh::FreeItem(item);
-    throw;
-  }
-  insert_new(key >= right->anchor ? right : leaf);
+  Leaf* right = Split(found, pair_bytes, &pending);
+  // Both halves have room for the pair: this insert cannot fail.
+  insert_new(key >= right->anchor ? right : found);
   UnlockLeaf(right, true);
-  UnlockLeaf(leaf, true);
+  leaf.Unlock();
   Finish(&pending);
   return false;
 }
 
-WormholeStore::Leaf* WormholeStore::Split(Leaf* leaf,
+WormholeStore::Leaf* WormholeStore::Split(Leaf* leaf, uint32_t extra,
                                           wh::TableChange* pending) {
   // handout: WormholeStore::Split -> #splits-and-merges
   wh::SortLeaf(leaf);
   const uint32_t at = leaf->size / 2;
   // The anchor: the shortest prefix of the right half's first key that is
   // larger than the left half's last key.
-  const std::string_view last = leaf->by_key[at - 1]->key();
-  const std::string_view first = leaf->by_key[at]->key();
+  // Both views point into the leaf's storage, which MoveTail replaces.
+  const std::string_view last = leaf->PairByKey(at - 1).key;
+  const std::string_view first = leaf->PairByKey(at).key;
   const size_t common =
       std::mismatch(last.begin(), last.end(), first.begin(), first.end())
           .first -
@@ -195,6 +186,8 @@ WormholeStore::Leaf* WormholeStore::Split(Leaf* leaf,
   std::vector<MetaNode*> fresh_now;
   Leaf* right = nullptr;
   MetaTable::Storage storage_now;
+  wh::Block left_block;
+  wh::Block right_block;
   try {
     fresh_now.reserve(missing);
     pending->fresh.reserve(missing);
@@ -206,7 +199,9 @@ WormholeStore::Leaf* WormholeStore::Split(Leaf* leaf,
     storage_now = inactive->Prepare(missing);
     pending->storage = active->Prepare(missing);
     right = wh::NewLeaf(options_.leaf_capacity, anchor);
+    wh::PrepareSplit(*leaf, at, extra, &left_block, &right_block);
   } catch (...) {
+    if (right != nullptr) wh::FreeLeaf(right);
     for (MetaNode* node : fresh_now) wh::FreeMetaNode(node);
     for (MetaNode* node : pending->fresh) wh::FreeMetaNode(node);
     pending->fresh.clear();
@@ -221,9 +216,9 @@ WormholeStore::Leaf* WormholeStore::Split(Leaf* leaf,
   for (MetaNode* node : fresh_now) {
     added += 2 * static_cast<int64_t>(wh::MetaNodeBytes(node));
   }
-  bytes_.fetch_add(added, std::memory_order_relaxed);
   LockLeaf(right, true);  // no one else can reach it yet
-  wh::MoveTail(leaf, at, right);
+  added += wh::MoveTail(leaf, at, right, left_block, right_block);
+  bytes_.fetch_add(added, std::memory_order_relaxed);
   const uint64_t version = active->version + 1;
   leaf->version.store(version, std::memory_order_release);
   right->version.store(version, std::memory_order_release);
@@ -234,8 +229,10 @@ WormholeStore::Leaf* WormholeStore::Split(Leaf* leaf,
   leaf->next.store(right, std::memory_order_release);
   {
     std::lock_guard<std::mutex> rank(rank_mu_);
+    // The treap learns the left leaf's pending count with the move.
+    const int32_t pending = leaf->rank_delta.exchange(0);
     rank_->InsertAfter(leaf, right, right->size);
-    rank_->Add(leaf, -static_cast<int64_t>(right->size));
+    rank_->Add(leaf, pending - static_cast<int64_t>(right->size));
   }
   if (storage_now.slots != nullptr) inactive->Install(storage_now);
   AddAnchor(inactive, right, fresh_now.begin());
@@ -271,24 +268,19 @@ void WormholeStore::Finish(wh::TableChange* pending) {
 
 bool WormholeStore::DeleteImpl(std::string_view key) {
   const uint16_t tag = TagOf(Crc32c(key));
-  Item* gone;
   bool small;
   {
     EpochReclaimer::Guard guard(epochs_.get());
     HeldLeaf leaf(LockLeafFor(key, true), true);
     const int at = wh::FindInLeaf(*leaf.get(), key, tag);
     if (at < 0) return false;
-    gone = wh::RemoveFromLeaf(leaf.get(), at);
-    {
-      std::lock_guard<std::mutex> rank(rank_mu_);
-      rank_->Add(leaf.get(), -1);
-    }
+    int64_t change = wh::RemoveFromLeaf(leaf.get(), at);
+    change += wh::MaybeShrink(leaf.get());
+    bytes_.fetch_add(change, std::memory_order_relaxed);
+    CountKeys(leaf.get(), -1);
     size_.fetch_sub(1, std::memory_order_release);
     small = leaf.get()->size * 4 < leaf.get()->capacity;
   }
-  bytes_.fetch_sub(static_cast<int64_t>(wh::ItemBytes(gone)),
-                   std::memory_order_relaxed);
-  wh::FreeItem(gone);
   if (small) MaybeMerge(key);
   return true;
 }
@@ -341,6 +333,16 @@ void WormholeStore::MaybeMerge(std::string_view key) {
     UnlockLeaf(leaf, true);
     return;
   }
+  // Merging is optional: without memory for the merged storage (a Delete
+  // allocates nothing it needs), both leaves stay as they are.
+  wh::Block block;
+  try {
+    block = wh::PrepareMerge(*right, *left);
+  } catch (const std::bad_alloc&) {
+    UnlockLeaf(right, true);
+    UnlockLeaf(left, true);
+    return;
+  }
 
   MetaTable* active = current_.load(std::memory_order_relaxed);
   MetaTable* inactive =
@@ -349,7 +351,7 @@ void WormholeStore::MaybeMerge(std::string_view key) {
   wh::SortLeaf(left);
   wh::SortLeaf(right);
   const uint32_t moved = right->size;
-  wh::MoveAll(right, left);
+  bytes_.fetch_add(wh::MoveAll(right, left, block), std::memory_order_relaxed);
   left->version.store(version, std::memory_order_release);
   right->version.store(version, std::memory_order_release);
   right->dead = true;
@@ -358,6 +360,9 @@ void WormholeStore::MaybeMerge(std::string_view key) {
   if (after != nullptr) after->prev.store(left, std::memory_order_release);
   {
     std::lock_guard<std::mutex> rank(rank_mu_);
+    // Both leaves are locked: after the flush their counts are exact, and
+    // the dead one is on no list.
+    FlushRanks();
     rank_->Add(left, moved);
     rank_->Remove(right);
   }
@@ -391,9 +396,9 @@ uint64_t WormholeStore::Scan(std::string_view start,
   uint64_t visited = 0;
   for (;;) {
     for (; i < leaf.get()->size; ++i) {
-      const Item* item = leaf.get()->by_key[i];
+      const wh::Pair pair = leaf.get()->PairByKey(i);
       ++visited;
-      if (!visitor(item->key(), item->value())) return visited;
+      if (!visitor(pair.key, pair.value)) return visited;
     }
     Leaf* next = leaf.get()->next.load(std::memory_order_acquire);
     if (next == nullptr) return visited;
@@ -413,6 +418,7 @@ bool WormholeStore::GetNth(uint64_t n, std::string* key,
     Leaf* leaf;
     {
       std::lock_guard<std::mutex> rank(rank_mu_);
+      FlushRanks();
       if (n >= rank_->Total()) return false;
       uint64_t offset;
       leaf = static_cast<Leaf*>(rank_->Find(n, &offset));
@@ -422,6 +428,10 @@ bool WormholeStore::GetNth(uint64_t n, std::string* key,
     if (leaf->dead) continue;
     // With the leaf locked its count is fixed; the keys before it are
     // counted again, now consistent with it.
+    {
+      std::lock_guard<std::mutex> rank(rank_mu_);
+      FlushRanks();
+    }
     uint64_t before;
     {
       std::lock_guard<std::mutex> rank(rank_mu_);
@@ -429,24 +439,28 @@ bool WormholeStore::GetNth(uint64_t n, std::string* key,
     }
     if (n < before || n >= before + leaf->size) continue;
     wh::EnsureSorted(leaf);
-    const Item* item = leaf->by_key[n - before];
-    if (key != nullptr) key->assign(item->key());
-    if (value != nullptr) value->assign(item->value());
+    const wh::Pair pair = leaf->PairByKey(n - before);
+    if (key != nullptr) key->assign(pair.key);
+    if (value != nullptr) value->assign(pair.value);
     return true;
   }
   // handout: end
 }
 
 bool WormholeStore::DeleteNth(uint64_t n) {
-  // Like GetNth with the leaf locked exclusively; allocates nothing.
-  Item* gone = nullptr;
+  // Like GetNth with the leaf locked exclusively; allocates nothing: the
+  // removed key is kept in a buffer on the stack for MaybeMerge.
+  char removed[kMaxKeySize];
+  size_t removed_size = 0;
+  bool done = false;
   bool small = false;
   {
     EpochReclaimer::Guard guard(epochs_.get());
-    while (gone == nullptr) {
+    while (!done) {
       Leaf* leaf;
       {
         std::lock_guard<std::mutex> rank(rank_mu_);
+        FlushRanks();
         if (n >= rank_->Total()) return false;
         uint64_t offset;
         leaf = static_cast<Leaf*>(rank_->Find(n, &offset));
@@ -455,23 +469,56 @@ bool WormholeStore::DeleteNth(uint64_t n) {
       HeldLeaf held(leaf, true);
       if (leaf->dead) continue;
       std::lock_guard<std::mutex> rank(rank_mu_);
+      FlushRanks();
       const uint64_t before = rank_->KeysBefore(leaf);
       if (n < before || n >= before + leaf->size) continue;
       wh::SortLeaf(leaf);
-      const Item* item = leaf->by_key[n - before];
-      gone = wh::RemoveFromLeaf(leaf,
-                                wh::FindInLeaf(*leaf, item->key(), item->tag));
+      const std::string_view key = leaf->PairByKey(n - before).key;
+      removed_size = key.size();
+      std::copy(key.begin(), key.end(), removed);
+      int64_t change = wh::RemoveFromLeaf(
+          leaf, wh::FindInLeaf(*leaf, key, TagOf(Crc32c(key))));
+      change += wh::MaybeShrink(leaf);
+      bytes_.fetch_add(change, std::memory_order_relaxed);
       rank_->Add(leaf, -1);
       size_.fetch_sub(1, std::memory_order_release);
       small = leaf->size * 4 < leaf->capacity;
+      done = true;
     }
   }
-  bytes_.fetch_sub(static_cast<int64_t>(wh::ItemBytes(gone)),
-                   std::memory_order_relaxed);
   // The removed pair's key still finds the leaf it was in.
-  if (small) MaybeMerge(gone->key());
-  wh::FreeItem(gone);
+  if (small) MaybeMerge({removed, removed_size});
   return true;
+}
+
+void WormholeStore::CountKeys(Leaf* leaf, int32_t delta) const {
+  // seq_cst, as in FlushRanks: a delta added after a flush took the
+  // leaf's delta is followed by a load that sees the flag it cleared.
+  leaf->rank_delta.fetch_add(delta, std::memory_order_seq_cst);
+  if (leaf->rank_dirty.load(std::memory_order_seq_cst) ||
+      leaf->rank_dirty.exchange(true, std::memory_order_acq_rel)) {
+    return;  // on the list already
+  }
+  Leaf* head = dirty_.load(std::memory_order_relaxed);
+  do {
+    leaf->dirty_next = head;
+  } while (!dirty_.compare_exchange_weak(head, leaf, std::memory_order_release,
+                                         std::memory_order_relaxed));
+}
+
+void WormholeStore::FlushRanks() const {
+  Leaf* leaf = dirty_.exchange(nullptr, std::memory_order_acquire);
+  while (leaf != nullptr) {
+    // Read before the flag clears: a writer may then push the leaf again.
+    Leaf* next = leaf->dirty_next;
+    // Cleared before the delta is taken: a key counted after the exchange
+    // below finds the flag clear and lists the leaf again.
+    leaf->rank_dirty.store(false, std::memory_order_seq_cst);
+    const int32_t delta =
+        leaf->rank_delta.exchange(0, std::memory_order_seq_cst);
+    if (delta != 0) rank_->Add(leaf, delta);
+    leaf = next;
+  }
 }
 
 uint64_t WormholeStore::Size() const {

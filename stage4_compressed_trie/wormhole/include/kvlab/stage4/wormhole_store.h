@@ -19,17 +19,19 @@
 // Options (spec "wormhole:leaf=N"):
 //   leaf=4..1024   pairs per leaf at most (default 128).
 //
-// Out of memory (kv_store.h): Put allocates its pair, and for a split the
-// new leaf, the new table nodes and any larger table arrays of both table
-// copies, before it changes anything; Delete and DeleteNth allocate
-// nothing.
+// Out of memory (kv_store.h): Put allocates any larger storage for its
+// leaf, and for a split the new leaf, the storage of both halves, the new
+// table nodes and any larger table arrays of both table copies, before it
+// changes anything. Delete and DeleteNth need no memory: the storage they
+// would shrink, or a merge, is skipped when an allocation fails.
 //
 // Invariants (CheckInvariants): the first leaf's anchor is empty; anchors
 // ascend strictly along the list and each leaf's keys lie in [its anchor,
 // the next anchor); prev and next links agree; no leaf holds more than
 // `leaf` pairs; each leaf's tag array is ordered by tag, carries each key's
-// tag, and holds the same pairs as its key array, whose sorted part is in
-// order; both table copies hold exactly the prefixes of the anchors, each
+// tag, and holds the same slots as its key array, whose sorted part is in
+// order; a leaf's storage has room for its pairs and counts its dead bytes
+// exactly; both table copies hold exactly the prefixes of the anchors, each
 // node with the right child bitmap, anchor, left-most and right-most leaf,
 // and the same version; the rank treap lists the leaves in order with their
 // counts and sums; Size() and MemoryUsage() agree with the contents.
@@ -92,9 +94,9 @@ class WormholeStore final : public KVStore {
   uint64_t Scan(std::string_view start, ScanVisitor visitor) const override;
   uint64_t Size() const override;
   std::string_view Name() const override { return "wormhole"; }
-  // sizeof(WormholeStore), every pair block (8-byte header, key, value),
-  // every leaf with its two arrays, every table node and both copies' slot
-  // arrays.
+  // sizeof(WormholeStore), every leaf with its storage block (the packed
+  // pairs and the arrays over them), every table node and both copies'
+  // slot arrays.
   std::optional<size_t> MemoryUsage() const override;
   bool IsThreadSafe() const override { return true; }
   // O(n); blocks every writer meanwhile.
@@ -135,9 +137,11 @@ class WormholeStore final : public KVStore {
   Leaf* LockLeafFor(std::string_view key, bool exclusive) const;
   // Under meta_mu_ with `leaf` (full) locked exclusively: splits it, makes
   // the table copy with the new anchor current, and returns the new right
-  // leaf, locked exclusively; `*change` is what the other copy still needs
-  // (Finish). Throws std::bad_alloc with nothing changed.
-  Leaf* Split(Leaf* leaf, stage4::wormhole::TableChange* change);
+  // leaf, locked exclusively, both halves with room for one more pair of
+  // `extra` bytes; `*change` is what the other copy still needs (Finish).
+  // Throws std::bad_alloc with nothing changed.
+  Leaf* Split(Leaf* leaf, uint32_t extra,
+              stage4::wormhole::TableChange* change);
   // Under meta_mu_, no leaf locked, outside any epoch section: waits for the
   // readers of the old copy, then applies `change` to it.
   void Finish(stage4::wormhole::TableChange* change);
@@ -151,6 +155,12 @@ class WormholeStore final : public KVStore {
                  std::vector<MetaNode*>::iterator fresh);
   void RemoveAnchor(MetaTable* table, std::string_view anchor);
   void RecomputeEnds(const MetaTable& table, MetaNode* node) const;
+  // With `leaf` locked exclusively: counts `delta` keys more in it for the
+  // rank treap, which learns of it at the next FlushRanks. A Put or Delete
+  // thus never touches the treap or its mutex.
+  void CountKeys(Leaf* leaf, int32_t delta) const;
+  // Under rank_mu_: gives the treap every leaf's pending count.
+  void FlushRanks() const;
   void LockAllLeaves() const;
   void UnlockAllLeaves() const;
   absl::Status CheckLocked() const;
@@ -164,6 +174,9 @@ class WormholeStore final : public KVStore {
   std::unique_ptr<stage4::wormhole::RankTree> rank_;
   mutable std::mutex meta_mu_;  // table writers: splits and merges
   mutable std::mutex rank_mu_;  // rank_
+  // Leaves whose counts the treap has yet to learn (Leaf::rank_delta): a
+  // stack pushed without a lock, taken whole under rank_mu_.
+  mutable std::atomic<Leaf*> dirty_{nullptr};
   std::atomic<uint64_t> size_{0};
   std::atomic<int64_t> bytes_{0};
 };
