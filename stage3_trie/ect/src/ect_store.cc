@@ -208,6 +208,8 @@ absl::Status EctStore::Recover() {
       RemoveSortLeftovers(env_, options_.dir, kSortPrefix);
   if (!runs.ok()) return runs.status();
   removed.insert(removed.end(), runs->begin(), runs->end());
+  // In name order, whatever order the directory lists them in.
+  std::sort(removed.begin(), removed.end());
   if (absl::Status s = ClearDir(PutsName(generation_ + 1)); !s.ok()) return s;
   if (absl::Status s = ClearDir(TombsName(generation_ + 1)); !s.ok()) return s;
 
