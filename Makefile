@@ -179,7 +179,8 @@ help:
 	@echo "  make stageN grade         the grade of the stage's store (stage1 avl ... stage5 hyperion)"
 	@echo "  make grade SUBMISSION=dir STAGE=stageN   a student's tree: build, test groups,"
 	@echo "                            sanitizers, workload (PRIVATE_TESTS=dir; docs/grading.md);"
-	@echo "                            STAGE=stage4_wormhole: stage 4's room (stage4 is the ctrie alone);"
+	@echo "                            STAGE=stage3_ect, stage4_wormhole: stage 3's and 4's rooms"
+	@echo "                            (stage3 is the pointer tries alone, stage4 the ctrie alone);"
 	@echo "                            STAGE=stage5_memory or stage5_trie: one of stage 5's (stage5: both)"
 	@echo "  make [stageN] grade-check the grader on the kit's stages and broken copies of them:"
 	@echo "                            each must score what its expected.json says (docs/grading.md)"
@@ -425,8 +426,10 @@ fuzz-check: fuzz-build
 # make [stageN] grade-check: the submission grader on the kit's stages and
 # on broken copies of them (benchmarks/grade/submission/tests/fixtures,
 # docs/grading.md), one ctest test a stage or assignment in a room
-# (grade_submission_stage4_wormhole; make stage4 grade-check runs stage 4's
-# and its rooms', STAGE=stage4_wormhole the room's); each copy must score what its
+# (grade_submission_stage3_ect, grade_submission_stage4_wormhole; make
+# stage3 grade-check runs stage 3's and its room's, make stage4 grade-check
+# stage 4's and its room's, STAGE=stage4_wormhole the room's alone); each
+# copy must score what its
 # expected.json says. The grades build the kit themselves (Release,
 # ASan+UBSan, TSan for stage 4) in $(BUILD_DIR)/grade_fixtures, one stage
 # after another, so this needs only the configured build directory. LONG=1

@@ -29,12 +29,13 @@ std::string Answer(bool found, std::string_view value) {
 // One checked operation. Returns an error describing the first mismatch.
 class Checker {
  public:
-  Checker(kvlab::KVStore& store, Oracle& oracle, uint64_t seed)
-      : store_(store), oracle_(oracle), rng_(seed) {}
+  Checker(kvlab::KVStore& store, Oracle& oracle, uint64_t seed, bool ordered)
+      : store_(store), oracle_(oracle), rng_(seed), ordered_(ordered) {}
 
   absl::Status Step(uint64_t step) {
     step_ = step;
-    switch (Below(rng_, 5)) {
+    // An unordered store draws only the first three.
+    switch (Below(rng_, ordered_ ? 5 : 3)) {
       case 0:
         return CheckGet();
       case 1:
@@ -149,6 +150,7 @@ class Checker {
   kvlab::KVStore& store_;
   Oracle& oracle_;
   Rng rng_;
+  const bool ordered_;
   uint64_t step_ = 0;
   std::string key_, value_;  // reused answers
 };
@@ -163,17 +165,49 @@ struct ThreadTally {
 // The body of one timed thread: runs the mix until `stop` is set or it has
 // done `limit` operations, then counts itself in `finished`.
 void TimedThread(kvlab::KVStore& store, uint64_t seed, uint64_t limit,
-                 const std::atomic<bool>& go, const std::atomic<bool>& stop,
-                 std::atomic<int>& finished, ThreadTally* tally) {
+                 bool ordered, const std::atomic<bool>& go,
+                 const std::atomic<bool>& stop, std::atomic<int>& finished,
+                 ThreadTally* tally) {
   Rng rng(seed);
   // Values come from a pool drawn before the clock starts, so the phase
   // times the store rather than the generator; keys are fresh every time.
   std::vector<std::string> values(256);
   for (std::string& value : values) value = RandomCourseValue(rng);
   std::string key, value;
+  // The unordered mix's keys put and not yet deleted by this thread, newest
+  // last; capped, so that a store that takes puts far faster than deletes
+  // does not grow this list without bound.
+  std::vector<std::string> mine;
+  constexpr size_t kMaxMine = 1 << 16;
   uint64_t ops = 0, sum = 0;  // plain locals: no sharing while running
   while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
-  while (ops != limit && !stop.load(std::memory_order_relaxed)) {
+  while (!ordered && ops != limit && !stop.load(std::memory_order_relaxed)) {
+    switch (Below(rng, 3)) {
+      case 0:
+        sum += store.Get(RandomCourseKey(rng), &value);
+        break;
+      case 1: {
+        key = RandomCourseKey(rng);
+        absl::StatusOr<bool> replaced =
+            store.Put(key, values[Below(rng, values.size())]);
+        sum += replaced.ok() && *replaced;
+        if (replaced.ok() && mine.size() < kMaxMine) {
+          mine.push_back(std::move(key));
+        }
+        break;
+      }
+      default:
+        if (mine.empty()) {
+          sum += store.Delete(RandomCourseKey(rng));
+        } else {
+          sum += store.Delete(mine.back());
+          mine.pop_back();
+        }
+        break;
+    }
+    ++ops;
+  }
+  while (ordered && ops != limit && !stop.load(std::memory_order_relaxed)) {
     switch (Below(rng, 5)) {
       case 0:
         sum += store.Get(RandomCourseKey(rng), &value);
@@ -220,7 +254,7 @@ absl::StatusOr<CheckedCourseResult> RunCheckedCourse(
   if (progress != nullptr) progress->Start("course check", options.operations);
   CheckedCourseResult result;
   result.planned = options.operations;
-  Checker checker(store, oracle, options.seed);
+  Checker checker(store, oracle, options.seed, options.ordered);
   if (absl::Status status = checker.CheckSize(); !status.ok()) return status;
   const Clock::time_point start = Clock::now();
   const auto cap = std::chrono::duration<double>(options.max_seconds);
@@ -257,8 +291,8 @@ TimedCourseResult RunTimedCourse(kvlab::KVStore& store,
     const uint64_t seed = DeriveSeed(
         options.seed, static_cast<uint64_t>(Stream::kCourseThread) + t);
     workers.emplace_back(TimedThread, std::ref(store), seed, limit,
-                         std::cref(go), std::cref(stop), std::ref(finished),
-                         &tallies[t]);
+                         options.ordered, std::cref(go), std::cref(stop),
+                         std::ref(finished), &tallies[t]);
   }
   // The clock starts when every thread exists and is released at once.
   const Clock::time_point start = Clock::now();

@@ -20,11 +20,19 @@
 // DeleteNth(N). N is random in [0, Size()); Size() is racy, so an
 // out-of-range N just returns false, and still counts as an operation.
 //
-// The mix deletes two pairs for each one it adds, so the store shrinks as it
-// runs, and a faster store shrinks faster: in S seconds it ends smaller, and
-// its later operations are cheaper. Comparing stores at equal work instead,
-// each thread may run a fixed number of operations: with one thread, every
-// store then sees the same operations on the same sizes (the draws depend
+// An unordered store (StoreInfo::ordered false, such as ect: no GetNth,
+// DeleteNth or Scan) runs the same phases without the operations by rank:
+// the checked phase draws get, put and delete with equal probability; each
+// timed thread draws Get of a random key (almost always absent), Put of a
+// new random course key, and Delete of the newest key that thread put and
+// has not yet deleted (a random key, almost always absent, if none), so
+// the store neither grows nor shrinks much as it runs.
+//
+// The ordered mix deletes two pairs for each one it adds, so the store
+// shrinks as it runs, and a faster store shrinks faster: in S seconds it ends
+// smaller, and its later operations are cheaper. Comparing stores at equal work
+// instead, each thread may run a fixed number of operations: with one thread,
+// every store then sees the same operations on the same sizes (the draws depend
 // only on the seed and on Size()), and the rate is operations / wall time.
 
 #ifndef KVBENCH_COURSE_WORKLOAD_H_
@@ -59,6 +67,8 @@ struct CheckedCourseOptions {
   // Wall-time cap; the phase stops early (capped) once it is exceeded. Used
   // for stores whose GetNth is O(n).
   double max_seconds = std::numeric_limits<double>::infinity();
+  // False: the unordered mix above (no GetNth, no DeleteNth).
+  bool ordered = true;
 };
 
 struct CheckedCourseResult {
@@ -82,6 +92,8 @@ struct TimedCourseOptions {
   // of at the deadline.
   uint64_t operations_per_thread = 0;
   uint64_t seed = 42;
+  // False: the unordered mix above (no GetNth, no DeleteNth).
+  bool ordered = true;
 };
 
 struct TimedCourseResult {

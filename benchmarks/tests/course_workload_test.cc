@@ -12,6 +12,7 @@ namespace {
 using ::kvbench::testing::LeakyDeleteStore;
 using ::kvbench::testing::OffByOneNthStore;
 using ::kvbench::testing::SlowNthStore;
+using ::kvbench::testing::UnorderedStore;
 
 class CourseWorkloadTest : public ::testing::Test {
  protected:
@@ -101,6 +102,38 @@ TEST_F(CourseWorkloadTest, CheckedPhaseCatchesDeleteThatKeepsThePair) {
   EXPECT_NE(message.find("Delete then Get"), std::string::npos) << message;
   EXPECT_NE(message.find("oracle answered absent"), std::string::npos)
       << message;
+}
+
+// An unordered store runs both phases without GetNth, DeleteNth or Scan;
+// the same store in the ordered mix fails at its first GetNth.
+TEST_F(CourseWorkloadTest, UnorderedMixLeavesTheOperationsByRankOut) {
+  UnorderedStore store;
+  Load(store);
+  Oracle oracle = BuildOracle(data_);
+  CheckedCourseOptions check;
+  check.ordered = false;
+  absl::StatusOr<CheckedCourseResult> checked =
+      RunCheckedCourse(store, oracle, check);
+  ASSERT_TRUE(checked.ok()) << checked.status();
+  EXPECT_EQ(checked->checked, 10'000u);
+  EXPECT_EQ(store.Size(), oracle.size());
+
+  TimedCourseOptions timed;
+  timed.ordered = false;
+  timed.threads = 2;
+  timed.operations_per_thread = 3000;
+  const uint64_t before = store.Size();
+  const TimedCourseResult result = RunTimedCourse(store, timed);
+  EXPECT_EQ(result.operations, 6000u);
+  EXPECT_EQ(store.rank_calls(), 0u);
+  // Each thread deletes what it put: the size stays near where it was.
+  EXPECT_LT(store.Size(), before + 2000);
+  EXPECT_GT(store.Size() + 2000, before);
+
+  Oracle again = BuildOracle(data_);
+  UnorderedStore fresh;
+  Load(fresh);
+  EXPECT_FALSE(RunCheckedCourse(fresh, again, CheckedCourseOptions{}).ok());
 }
 
 TEST_F(CourseWorkloadTest, CheckedPhaseStopsAtItsTimeCap) {

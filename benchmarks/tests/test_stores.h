@@ -5,8 +5,10 @@
 #ifndef KVBENCH_TESTS_TEST_STORES_H_
 #define KVBENCH_TESTS_TEST_STORES_H_
 
+#include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "kvlab/std_map_store.h"
@@ -54,6 +56,49 @@ class LeakyDeleteStore : public ForwardingStore {
   bool DeleteImpl(std::string_view key) override {
     return inner_.Get(key, nullptr);
   }
+};
+
+// An unordered store, as ect is: GetNth and DeleteNth answer false, Scan
+// visits nothing, and each counts its calls (thread-safe, so the timed
+// phase runs it unwrapped).
+class UnorderedStore : public ForwardingStore {
+ public:
+  bool GetNth(uint64_t, std::string*, std::string*) const override {
+    ++rank_calls_;
+    return false;
+  }
+  bool DeleteNth(uint64_t) override {
+    ++rank_calls_;
+    return false;
+  }
+  uint64_t Scan(std::string_view, ScanVisitor) const override {
+    ++rank_calls_;
+    return 0;
+  }
+  uint64_t Size() const override {
+    std::lock_guard lock(mutex_);
+    return inner_.Size();
+  }
+  bool IsThreadSafe() const override { return true; }
+  uint64_t rank_calls() const { return rank_calls_.load(); }
+
+ protected:
+  bool PutImpl(std::string_view key, std::string_view value) override {
+    std::lock_guard lock(mutex_);
+    return *inner_.Put(key, value);
+  }
+  bool GetImpl(std::string_view key, std::string* value) const override {
+    std::lock_guard lock(mutex_);
+    return inner_.Get(key, value);
+  }
+  bool DeleteImpl(std::string_view key) override {
+    std::lock_guard lock(mutex_);
+    return inner_.Delete(key);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::atomic<uint64_t> rank_calls_{0};
 };
 
 // Every GetNth takes 2 ms, like an O(n) walk over a large store.

@@ -104,15 +104,7 @@ TEST_P(AllocationFailureTest, EachAllocationFailingOnce) {
   EXPECT_GT(runs, 1u) << "the sequence made no allocation to fail";
 }
 
-// ect does not yet keep the contract when memory stays gone: a Put that
-// fails there can still have counted its key (Size one too many after the
-// run failing allocation 742 and after, of the scaled sequence, at its
-// operation 85, a Put). Its single failures are swept above.
-constexpr char kEctPersistentGap[] =
-    "ect: a Put failing while memory stays gone can still count its key";
-
 TEST_P(AllocationFailureTest, MemoryGoneForGoodFromEachAllocation) {
-  if (info_->name == "ect") GTEST_SKIP() << kEctPersistentGap;
   testing::AllocationFailureOptions options = Options();
   options.persistent = true;
   testing::RunAllocationFailureSweep([&] { return Make(); }, options);
@@ -125,7 +117,6 @@ TEST_P(AllocationFailureTest, StartingEmpty) {
   options.preload = 0;
   options.operations = 150;
   testing::RunAllocationFailureSweep([&] { return Make(); }, options);
-  if (info_->name == "ect") GTEST_SKIP() << kEctPersistentGap;
   options.persistent = true;
   testing::RunAllocationFailureSweep([&] { return Make(); }, options);
 }

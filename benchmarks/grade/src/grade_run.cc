@@ -88,6 +88,12 @@ GradeResult RunGrade(const kvlab::grade::GradeSource& source,
                                  " s limit (--load_timeout)"));
       }
     }
+    if (source.finish_load) {
+      if (absl::Status finished = source.finish_load(*store); !finished.ok()) {
+        return fail(absl::StrCat("load: finishing the load after ", n,
+                                 " pairs failed: ", finished.message()));
+      }
+    }
     result.loaded = n;
     result.metrics["load_seconds"] = SecondsSince(load_start);
     result.metrics["load_cpu_seconds"] = CpuSeconds() - cpu_start;
@@ -114,6 +120,7 @@ GradeResult RunGrade(const kvlab::grade::GradeSource& source,
     check.seed =
         kvbench::DeriveSeed(options.seed, kvbench::Stream::kCourseCheck);
     check.max_seconds = options.check_timeout;
+    check.ordered = source.ordered;
     absl::StatusOr<kvbench::CheckedCourseResult> checked =
         kvbench::RunCheckedCourse(*store, oracle, check);
     if (!checked.ok()) {
@@ -141,6 +148,7 @@ GradeResult RunGrade(const kvlab::grade::GradeSource& source,
     timed.threads = options.threads;
     timed.seconds = options.seconds;
     timed.seed = options.seed;
+    timed.ordered = source.ordered;
     const double cpu_timed_start = CpuSeconds();
     kvbench::TimedCourseResult run = kvbench::RunTimedCourse(*shared, timed);
     result.metrics["tps"] = run.PerSecond();

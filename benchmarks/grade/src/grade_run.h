@@ -3,12 +3,14 @@
 //   1. generate N course pairs (kvbench's `course` data set) and trim the
 //      heap; read the baseline (RssAnon, CPU time);
 //   2. load: Put every pair, checking each reports a new key, stopping at
-//      the load time limit;
+//      the load time limit, then the source's finish_load if it has one
+//      (ect's merge of its buffer), timed with the load;
 //   3. memory: RssAnon growth after load / N is bytes_per_key;
 //   4. checked phase: 10,000 operations against an oracle (kvbench's
 //      RunCheckedCourse), stopped at the check time limit;
 //   5. timed phase: T threads for S seconds of the course mix on the store
 //      (wrapped in a LockedStore unless it is thread-safe itself).
+// An unordered source runs phases 4 and 5 without GetNth and DeleteNth.
 // The first wrong answer ends the grade with `correct` 0 and the message.
 
 #ifndef KVGRADE_GRADE_RUN_H_

@@ -7,7 +7,10 @@
 #include <string>
 #include <string_view>
 
+#include "kvbench/ect_run.h"
 #include "kvbench/memory_guard.h"
+#include "kvbench/run_directory.h"
+#include "kvbench/run_record.h"
 #include "kvlab/grade.h"
 #include "kvlab/kvlab.h"
 
@@ -39,12 +42,6 @@ int main(int argc, char** argv) {
               << "\n";
     return 2;
   }
-  if (!info->ordered) {
-    std::cerr << "kvgrade: " << spec
-              << " is unordered: the course workload needs GetNth, so it "
-                 "cannot be graded\n";
-    return 2;
-  }
   // A grade that would exhaust the machine is refused before it starts,
   // with kvbench's memory guard (a sample load in a child, extrapolated).
   uint64_t n = 10'000'000;
@@ -59,18 +56,43 @@ int main(int argc, char** argv) {
     overcommit |= arg == "--allow_memory_overcommit";
   }
   if (!overcommit && n > 0) {
-    if (std::optional<std::string> refusal =
-            kvbench::CheckRunMemory(spec, "course", n, seed, 600)) {
+    // The sample load runs in a directory of its own, as the grade does.
+    absl::StatusOr<std::unique_ptr<kvbench::RunDirectory>> sample_dir =
+        kvbench::RunDirectory::Make(spec, *info, "");
+    if (!sample_dir.ok()) {
+      std::cerr << "kvgrade: " << sample_dir.status().message() << "\n";
+      return 2;
+    }
+    if (std::optional<std::string> refusal = kvbench::CheckRunMemory(
+            (*sample_dir)->spec(), "course", n, seed, 600)) {
       std::cerr << "kvgrade: " << spec << " at --n=" << n << " " << *refusal
                 << "; grade it at a smaller --n (make grade N=...)\n";
       return 2;
     }
   }
+  // A store that keeps files (ect) gets a directory of its own, removed
+  // when the grade ends, and no syncs unless the spec names a policy, as
+  // kvbench runs it (kvbench/run_directory.h).
+  absl::StatusOr<std::unique_ptr<kvbench::RunDirectory>> run_dir =
+      kvbench::RunDirectory::Make(spec, *info, "");
+  if (!run_dir.ok()) {
+    std::cerr << "kvgrade: " << run_dir.status().message() << "\n";
+    return 2;
+  }
+  const std::string run_spec = (*run_dir)->spec();
   kvlab::grade::GradeSource source;
   source.name = spec;
   // A stage's origin is its rubric section; peers are judged as stage 1.
   source.stage = info->origin.rfind("stage", 0) == 0 ? info->origin : "stage1";
   source.thread_safe = (*probe)->IsThreadSafe();
-  source.make = [&registry, spec](uint64_t) { return *registry.Make(spec); };
+  source.ordered = info->ordered;
+  source.make = [&registry, run_spec](uint64_t) {
+    return *registry.Make(run_spec);
+  };
+  // ect merges its write buffer into the data file: the store as built.
+  source.finish_load = [](kvlab::KVStore& store) {
+    kvbench::RunRecord ignored;
+    return kvbench::FinishEctLoad(store, &ignored);
+  };
   return kvlab::grade::GradeMain(argc, argv, source);
 }

@@ -7,6 +7,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "kvbench/ect_run.h"
+#include "kvbench/run_directory.h"
+#include "kvbench/run_record.h"
 #include "kvlab/kvlab.h"
 #include "toy_course_store.h"
 
@@ -54,6 +57,55 @@ TEST(GradeRunTest, GradesARegisteredStore) {
   EXPECT_GT(result.metrics.at("tps"), 0);
   EXPECT_GT(result.metrics.at("cpu_seconds"), 0);
   EXPECT_GT(result.metrics.at("peak_rss_mib"), 0);
+}
+
+// ect, unordered: graded without GetNth and DeleteNth, its buffer merged
+// into its data file by finish_load once, inside the load. Graded as an
+// ordered store it fails at its first GetNth or DeleteNth, so the grade above
+// did leave them out.
+TEST(GradeRunTest, GradesAnUnorderedStoreWithoutRankOperations) {
+  const kvlab::StoreInfo* info = kvlab::BuiltinStores().Find("ect");
+  ASSERT_NE(info, nullptr);
+  for (const bool ordered : {false, true}) {
+    absl::StatusOr<std::unique_ptr<kvbench::RunDirectory>> dir =
+        kvbench::RunDirectory::Make("ect", *info, "");
+    ASSERT_TRUE(dir.ok()) << dir.status();
+    GradeSource source;
+    source.name = "ect";
+    source.thread_safe = true;
+    source.ordered = ordered;
+    const std::string spec = (*dir)->spec();
+    source.make = [spec](uint64_t) { return *kvlab::MakeStore(spec); };
+    int finished = 0;
+    source.finish_load = [&finished](kvlab::KVStore& store) {
+      ++finished;
+      kvbench::RunRecord record;
+      return kvbench::FinishEctLoad(store, &record);
+    };
+    const GradeResult result = RunGrade(source, Tiny());
+    EXPECT_EQ(finished, 1);
+    if (ordered) {
+      EXPECT_FALSE(result.correct);
+      EXPECT_THAT(result.failure, HasSubstr("Nth("));
+      continue;
+    }
+    ASSERT_TRUE(result.correct) << result.failure;
+    EXPECT_EQ(result.loaded, 3000u);
+    EXPECT_EQ(result.checked, 1000u);
+    EXPECT_GT(result.metrics.at("tps"), 0);
+  }
+}
+
+TEST(GradeRunTest, AFailedFinishOfTheLoadFailsTheGrade) {
+  GradeSource source;
+  source.name = "avl";
+  source.make = [](uint64_t) { return *kvlab::MakeStore("avl"); };
+  source.finish_load = [](kvlab::KVStore&) {
+    return absl::DataLossError("the merge lost its file");
+  };
+  const GradeResult result = RunGrade(source, Tiny());
+  EXPECT_FALSE(result.correct);
+  EXPECT_THAT(result.failure, HasSubstr("the merge lost its file"));
 }
 
 TEST(GradeRunTest, GradesAStudentCourseApiStore) {

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "kvlab/string_view_compat.h"
@@ -97,6 +98,8 @@ class PosixEnv final : public Env {
       const std::string& path) override {
     DIR* dir = ::opendir(path.c_str());
     if (dir == nullptr) return PosixError("opendir", path, errno);
+    // Closed however this returns: a name that finds no memory throws.
+    std::unique_ptr<DIR, int (*)(DIR*)> closer(dir, ::closedir);
     std::vector<std::string> names;
     errno = 0;
     while (struct dirent* entry = ::readdir(dir)) {
@@ -104,7 +107,7 @@ class PosixEnv final : public Env {
       if (name != "." && name != "..") names.emplace_back(name);
     }
     const int err = errno;
-    ::closedir(dir);
+    closer.reset();
     if (err != 0) return PosixError("readdir", path, err);
     return names;
   }

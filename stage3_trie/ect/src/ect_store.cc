@@ -31,14 +31,6 @@ std::string TombsName(uint64_t generation) {
 
 constexpr char kSortPrefix[] = "sort-";
 
-// A failed merge's status when memory ran out: made once, so that reporting
-// it allocates nothing (copying a status only counts a reference).
-const absl::Status& OutOfMemoryMerging() {
-  static const absl::Status* const status = new absl::Status(
-      absl::ResourceExhaustedError("ect: out of memory merging"));
-  return *status;
-}
-
 // The buffer's Remove when running out of memory may throw rather than
 // return a status; either way the key stays where it was.
 absl::StatusOr<bool> RemoveOrFail(DurableStore& store, std::string_view key) {
@@ -101,7 +93,11 @@ class NewestWrites {
 EctStore::EctStore(const EctOptions& options, BufferFactory make_buffer)
     : options_(options),
       env_(options.env != nullptr ? options.env : durable::DefaultEnv()),
-      make_buffer_(std::move(make_buffer)) {}
+      make_buffer_(std::move(make_buffer)),
+      out_of_memory_merging_(
+          absl::ResourceExhaustedError("ect: out of memory merging")),
+      out_of_memory_loading_(
+          absl::ResourceExhaustedError("ect: out of memory loading")) {}
 
 EctStore::~EctStore() {
   if (!options_.remove_dir_on_close) return;
@@ -212,6 +208,8 @@ absl::Status EctStore::Recover() {
       RemoveSortLeftovers(env_, options_.dir, kSortPrefix);
   if (!runs.ok()) return runs.status();
   removed.insert(removed.end(), runs->begin(), runs->end());
+  // In name order, whatever order the directory lists them in.
+  std::sort(removed.begin(), removed.end());
   if (absl::Status s = ClearDir(PutsName(generation_ + 1)); !s.ok()) return s;
   if (absl::Status s = ClearDir(TombsName(generation_ + 1)); !s.ok()) return s;
 
@@ -397,7 +395,7 @@ void EctStore::MaybeMergeLocked() {
   try {
     last_merge_ = MergeLocked(nullptr);
   } catch (const std::bad_alloc&) {
-    last_merge_ = OutOfMemoryMerging();
+    last_merge_ = out_of_memory_merging_;
   }
   // After a failure, wait for as many new entries again before retrying.
   merge_at_ =
@@ -409,7 +407,7 @@ absl::Status EctStore::Merge() {
   try {
     last_merge_ = MergeLocked(nullptr);
   } catch (const std::bad_alloc&) {
-    last_merge_ = OutOfMemoryMerging();
+    last_merge_ = out_of_memory_merging_;
   }
   return last_merge_;
 }
@@ -419,7 +417,7 @@ absl::Status EctStore::Load(PairSource next) {
   try {
     return MergeLocked(&next);
   } catch (const std::bad_alloc&) {
-    return absl::ResourceExhaustedError("ect: out of memory loading");
+    return out_of_memory_loading_;
   }
 }
 
@@ -557,6 +555,11 @@ absl::Status EctStore::MergeLocked(PairSource* load) {
       OpenBuffer(TombsName(next));
   if (!tombs.ok()) return fail(tombs.status());
 
+  // Everything the switch below installs is allocated before it: past
+  // CURRENT's rename nothing may fail by running out of memory, or the
+  // directory would name a generation the store does not serve.
+  auto new_index = std::make_unique<EctIndex>(*std::move(index));
+
   // The switch: CURRENT replaced by rename once the new file is durable.
   {
     absl::StatusOr<std::unique_ptr<durable::File>> tmp =
@@ -574,11 +577,16 @@ absl::Status EctStore::MergeLocked(PairSource* load) {
   // Past the rename the directory names the new generation, so it is used
   // even if the directory's sync fails; the old one's files are then kept
   // (a crash could still bring back the old CURRENT) until the next open.
-  absl::Status dir_synced = env_->SyncDir(options_.dir);
+  absl::Status dir_synced;
+  try {
+    dir_synced = env_->SyncDir(options_.dir);
+  } catch (const std::bad_alloc&) {
+    dir_synced = out_of_memory_merging_;
+  }
 
   const uint64_t old = generation_;
   generation_ = next;
-  index_ = std::make_unique<EctIndex>(*std::move(index));
+  index_ = std::move(new_index);
   {
     std::lock_guard file_lock(file_mutex_);
     data_ = *std::move(data);
@@ -591,11 +599,14 @@ absl::Status EctStore::MergeLocked(PairSource* load) {
   ++merges_;
   sort_runs_ += (*sorter)->runs_written();
   if (!dir_synced.ok()) return dir_synced;
-  // The old generation is garbage now; what a failure here leaves, the next
-  // open removes.
-  if (old > 0) env_->Remove(Path(DataName(old))).IgnoreError();
-  ClearDir(PutsName(old)).IgnoreError();
-  ClearDir(TombsName(old)).IgnoreError();
+  // The old generation is garbage now; what a failure here leaves (out of
+  // memory included: the merge itself succeeded), the next open removes.
+  try {
+    if (old > 0) env_->Remove(Path(DataName(old))).IgnoreError();
+    ClearDir(PutsName(old)).IgnoreError();
+    ClearDir(TombsName(old)).IgnoreError();
+  } catch (const std::bad_alloc&) {
+  }
   return absl::OkStatus();
 }
 

@@ -4,7 +4,8 @@
 // bytes) under a time limit, runs 10,000 single-threaded operations each
 // checked against an oracle (any mismatch fails the grade, with the
 // operation, the key and both answers), then T threads for S seconds of the
-// course mix. It reports TPS, CPU time, peak RSS, bytes per key and load
+// course mix (for an unordered store, the mix without GetNth and
+// DeleteNth). It reports TPS, CPU time, peak RSS, bytes per key and load
 // time, judges them against the rubric lines of the store's stage
 // (benchmarks/rubric.txt) and prints one fixed block that scripts parse:
 //
@@ -54,7 +55,15 @@ struct GradeSource {
   std::string name;          // "avl", or the outside program's name
   std::string stage;         // default rubric stage ("stage1"); --stage wins
   bool thread_safe = false;  // true: the timed phase uses it unwrapped
+  // False for an unordered store (no GetNth, DeleteNth or Scan, such as
+  // ect): both course phases then leave the operations by rank out
+  // (kvbench/course_workload.h says what they run instead).
+  bool ordered = true;
   std::function<std::unique_ptr<KVStore>(uint64_t max_entries)> make;
+  // If set, called once after the last Put of the load and timed with it;
+  // a store that builds its final form then (ect merges its write buffer
+  // into its data file) is measured as built. An error fails the grade.
+  std::function<absl::Status(KVStore& store)> finish_load;
 };
 
 // Parses the grader's flags from argv (see --help), grades `source`, prints

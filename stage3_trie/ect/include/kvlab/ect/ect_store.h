@@ -28,14 +28,16 @@
 // DeleteNth return false and Scan visits nothing (StoreInfo::ordered is
 // false, and kvbench, the conformance suite and the grader leave them alone).
 //
-// Errors: a write whose log record cannot be written (disk full) fails with
-// the store unchanged (Put returns the status; Delete, which has no status
-// to return, throws std::bad_alloc when memory or disk ran out, and Remove
-// gives the status); a merge that fails (disk full, out of memory) leaves
-// the old generation in use and every write in the buffer, and is tried
-// again later (last_merge_status()); except that a failed sync of the
-// directory after CURRENT's rename returns its error with the new
-// generation in use (the directory already names it).
+// Errors: a write whose log record cannot be written (disk full) or that
+// runs out of memory fails with the store unchanged (Put returns the
+// status; Delete, which has no status to return, throws std::bad_alloc
+// when memory or disk ran out, and Remove gives the status); a merge that
+// fails (disk full, out of memory) leaves the old generation in use and
+// every write in the buffer, and is tried again later
+// (last_merge_status()); the write that started it keeps its answer.
+// Except that a failed sync of the directory after CURRENT's rename
+// returns its error with the new generation in use (the directory already
+// names it).
 //
 // Thread-safety: thread-safe. Gets run concurrently with each other; Puts
 // and Deletes (and the merges they start) run one at a time and exclude
@@ -187,6 +189,11 @@ class EctStore final : public KVStore {
   const BufferFactory make_buffer_;
   std::unique_ptr<durable::DirectoryLock> lock_;
   std::shared_ptr<const HuffmanTables> tables_;
+  // The statuses of a merge or load that ran out of memory, made while
+  // memory was there: reporting one copies a reference and allocates
+  // nothing, so a write that started the merge still returns its answer.
+  const absl::Status out_of_memory_merging_;
+  const absl::Status out_of_memory_loading_;
 
   // Guards everything below: shared by Get, exclusive for writes and merges.
   mutable std::shared_mutex mutex_;
