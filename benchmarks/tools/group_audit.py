@@ -28,8 +28,8 @@ Then for each break: the file is changed, the binary rebuilt, every group
 run (KVLAB_TEST_SCALE=0.25, a run that hangs stops at --timeout; with
 --named-only only the groups that name the function), the file restored.
 The table says which groups failed and whether one that names the
-function did, with the first test that failed there, so that a new test's
-catch shows. Exit status 1 if a break got past every group naming its
+function did, with the first tests that failed there, so that a new
+test's catch shows. Exit status 1 if a break got past every group naming its
 function, 2 on a broken mutations file or a failing reference.
 
 Standard library only.
@@ -258,8 +258,8 @@ def run_groups(binary, groups, env, timeout):
 
 
 def catchers(groups, name, results, errors):
-    """What in group `name` failed: its first failing test, "+N" more if
-    there are, or why its run stopped (a crash, a timeout)."""
+    """What in group `name` failed: its first three failing tests, "+N"
+    more if there are, or why its run stopped (a crash, a timeout)."""
     if errors.get(name):
         return errors[name]
     group = next(g for g in groups if g.name == name)
@@ -268,7 +268,8 @@ def catchers(groups, name, results, errors):
                     progress.matches(group.filter, t))
     if not failed:
         return "no test failed"
-    return failed[0] + (" +%d" % (len(failed) - 1) if len(failed) > 1 else "")
+    return ", ".join(failed[:3]) + (" +%d" % (len(failed) - 3)
+                                    if len(failed) > 3 else "")
 
 
 def test_binary(build, unit, folder):

@@ -476,7 +476,7 @@ class GroupAuditTest(unittest.TestCase):
         self.assertFalse(group_audit.names_function(group, "B::F"))
         self.assertFalse(group_audit.names_function(group, "H"))
 
-    def test_catchers_name_the_first_failing_test_of_a_group(self):
+    def test_catchers_name_the_first_failing_tests_of_a_group(self):
         groups = [progress.Group(1, "a", "A.*", "F", "d"),
                   progress.Group(2, "b", "B.*", "G", "d")]
         failed, passed = progress.Result(progress.FAILED), \
@@ -484,7 +484,10 @@ class GroupAuditTest(unittest.TestCase):
         results = {"A.y": failed, "A.x": failed, "A.z": passed,
                    "B.x": passed}
         self.assertEqual(group_audit.catchers(groups, "a", results, {}),
-                         "A.x +1")
+                         "A.x, A.y")
+        more = dict(results, **{"A.a": failed, "A.b": failed})
+        self.assertEqual(group_audit.catchers(groups, "a", more, {}),
+                         "A.a, A.b, A.x +1")
         self.assertEqual(group_audit.catchers(groups, "b", results, {}),
                          "no test failed")
         self.assertEqual(group_audit.catchers(groups, "b", results,
