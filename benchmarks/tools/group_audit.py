@@ -5,7 +5,7 @@ tests/groups.txt must fail when that function returns a wrong answer, not
 only when the structure's shape is wrong (docs/teaching.md).
 
 Usage: group_audit.py STAGE [--jobs N] [--timeout S] [--keep DIR]
-                      [--only FUNCTION]
+                      [--only FUNCTION[,FUNCTION...]] [--named-only]
 
 STAGE is a stage or an assignment (stage1, stage5_memory). The breaks are in
 the stage's tests/mutations.txt, one a line:
@@ -14,18 +14,23 @@ the stage's tests/mutations.txt, one a line:
     replacement
 
 Blank lines and lines starting with # are comments. `text` must occur
-exactly once in the file; "\\n" in either column is a line break. Each break
-is a plausible wrong answer (an off-by-one rank, the wrong pair deleted, a
-key not found), one the compiler accepts.
+exactly once in the file; "\\n" in either column is a line break; no column
+can hold " | ", the separator. Each break is a plausible wrong answer (an
+off-by-one rank, the wrong pair deleted, a key not found), one the compiler
+accepts.
 
 Steps: the tree is copied to a temporary directory (or DIR with --keep);
-CMake configures it without -O or -g (CMAKE_BUILD_TYPE=None, the stages
-only); the stage's test binary is built; then for each break: the file is
-changed, the binary rebuilt, every group run (KVLAB_TEST_SCALE=0.25, a
-group that hangs stops at --timeout), the file restored. The table says
-which groups failed and whether one that names the function did. Exit
-status 1 if a break got past every group naming its function, 2 on a
-broken mutations file.
+CMake configures it without -O or -g (CMAKE_BUILD_TYPE=None; only the
+test binary is built). The test binary is the first one CMake places in the assignment's
+own folder (in the list build/tests-stageN.txt of kvlab_add_test). It is
+built and run unbroken first: every group must pass, else exit status 2.
+Then for each break: the file is changed, the binary rebuilt, every group
+run (KVLAB_TEST_SCALE=0.25, a run that hangs stops at --timeout; with
+--named-only only the groups that name the function), the file restored.
+The table says which groups failed and whether one that names the
+function did, with the first tests that failed there, so that a new
+test's catch shows. Exit status 1 if a break got past every group naming its
+function, 2 on a broken mutations file or a failing reference.
 
 Standard library only.
 """
@@ -92,7 +97,12 @@ def main(argv):
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=int, default=120)
     parser.add_argument("--keep", help="copy the tree here and keep it")
-    parser.add_argument("--only", help="only the breaks of this function")
+    parser.add_argument("--only", help="only the breaks of these functions "
+                        "(comma-separated)")
+    parser.add_argument("--named-only", action="store_true",
+                        help="run only the groups that name the broken "
+                        "function (the verdict is the same, the table "
+                        "shows fewer failing groups; faster)")
     args = parser.parse_args(argv[1:])
 
     files = handout.tracked_files(ROOT)
@@ -115,7 +125,8 @@ def main(argv):
         return 2
     all_breaks = breaks
     if args.only:
-        breaks = [b for b in breaks if b.function == args.only]
+        only = args.only.split(",")
+        breaks = [b for b in breaks if b.function in only]
 
     tmp = None
     if args.keep:
@@ -134,13 +145,41 @@ def main(argv):
         build = os.path.join(tree, "build", "audit")
         status, out = run(["cmake", "-S", tree, "-B", build, "-G", "Ninja",
                            "-DCMAKE_BUILD_TYPE=None",
-                           "-DKVLAB_BENCHMARKS=OFF"])
+                           # AUTO, the default: stage 3's ect room needs
+                           # the benchmark layer's libraries; only the test
+                           # binary is built either way.
+                           "-DKVLAB_BENCHMARKS=AUTO"])
         if status:
             print(out[-4000:])
             return 2
-        target = progress_binary_target(args.stage, folder)
-        binary = os.path.join(build, folder, target)
+        binary = test_binary(build, args.stage, folder)
+        if binary is None:
+            print("group_audit: no test binary of %s in %s" %
+                  (args.stage, os.path.join(build, folder)), file=sys.stderr)
+            return 2
+        target = os.path.basename(binary)
         env = dict(os.environ, KVLAB_TEST_SCALE="0.25")
+        # The reference first: a group that fails unbroken (or a --timeout
+        # too short for it) would make every break look caught.
+        start = time.monotonic()
+        status, out = run(["cmake", "--build", build, "-j", str(args.jobs),
+                           "--target", target])
+        if status:
+            print(out[-3000:])
+            return 2
+        built = time.monotonic()
+        results, errors = run_groups(binary, groups, env, args.timeout)
+        failing = [o.group.name for o in
+                   progress.summarize(groups, results, errors) if not o.ok]
+        if failing:
+            print("group_audit: the reference fails %s: %s" % (
+                ", ".join(failing), "; ".join(
+                    "%s (%s)" % (g, catchers(groups, g, results, errors))
+                    for g in failing)), file=sys.stderr)
+            return 2
+        print("group_audit: the reference passes every group (built in "
+              "%.0f s, ran in %.0f s)" % (built - start,
+                                         time.monotonic() - built))
         missed = 0
         print("%-26s %-44s %s" % ("function", "break", "groups failing"))
         for b in breaks:
@@ -163,24 +202,22 @@ def main(argv):
                     print("group_audit: mutations.txt:%d does not compile" %
                           b.number, file=sys.stderr)
                     return 2
-                old_env = os.environ.copy()
-                os.environ.update(env)
-                try:
-                    results, errors = progress.run_binary(binary, groups,
-                                                          args.timeout)
-                finally:
-                    os.environ.clear()
-                    os.environ.update(old_env)
+                named = [g for g in groups if names_function(g, b.function)]
+                run_here = named if args.named_only else groups
+                results, errors = run_groups(binary, run_here, env,
+                                             args.timeout)
             finally:
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(original)
-            outcomes = progress.summarize(groups, results, errors)
+            outcomes = progress.summarize(run_here, results, errors)
             failing = [o.group.name for o in outcomes if not o.ok]
-            named = [g.name for g in groups if names_function(g, b.function)]
+            named = [g.name for g in named]
             caught = [g for g in failing if g in named]
             if not caught:
                 missed += 1
-            verdict = ("caught by %s" % ", ".join(caught) if caught else
+            verdict = ("caught by %s" % ", ".join(
+                "%s (%s)" % (g, catchers(groups, g, results, errors))
+                for g in caught) if caught else
                        "MISSED by %s" % (", ".join(named) or
                                          "(no group names it)"))
             print("%-26s %-44s %s; %s (%.0f s)" % (
@@ -212,12 +249,52 @@ def copy_if_changed(src, dst):
     shutil.copymode(src, dst)
 
 
-def progress_binary_target(unit, folder):
-    """The test binary of a stage or assignment: stageN_test, or the one
-    built in the room's folder (stage5_memory_test, stage5_test)."""
-    if unit == "stage5_memory":
-        return "stage5_memory_test"
-    return handout.re.match(r"^stage\d+", unit).group(0) + "_test"
+def run_groups(binary, groups, env, timeout):
+    """progress.run_binary with `env` added to the environment."""
+    if not groups:
+        return {}, {}
+    old_env = os.environ.copy()
+    os.environ.update(env)
+    try:
+        return progress.run_binary(binary, groups, timeout)
+    finally:
+        os.environ.clear()
+        os.environ.update(old_env)
+
+
+def catchers(groups, name, results, errors):
+    """What in group `name` failed: its first three failing tests, "+N"
+    more if there are, or why its run stopped (a crash, a timeout)."""
+    if errors.get(name):
+        return errors[name]
+    group = next(g for g in groups if g.name == name)
+    failed = sorted(t for t, r in results.items()
+                    if r.status == progress.FAILED and
+                    progress.matches(group.filter, t))
+    if not failed:
+        return "no test failed"
+    return ", ".join(failed[:3]) + (" +%d" % (len(failed) - 3)
+                                    if len(failed) > 3 else "")
+
+
+def test_binary(build, unit, folder):
+    """The test binary of a stage or assignment: the first one that CMake's
+    list of the stage's tests (build/tests-stageN.txt, kvlab_add_test)
+    places directly in the assignment's folder, as `make stageN test` finds
+    it (stage3_test, ect_test, stage4_wormhole_test, stage5_memory_test);
+    None if there is none."""
+    stage = handout.re.match(r"^stage\d+", unit).group(0)
+    want = os.path.realpath(os.path.join(build, folder))
+    try:
+        with open(os.path.join(build, "tests-%s.txt" % stage),
+                  encoding="utf-8") as f:
+            paths = [line.strip() for line in f if line.strip()]
+    except OSError:
+        return None
+    for path in paths:
+        if os.path.realpath(os.path.dirname(path)) == want:
+            return path
+    return None
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Unit tests of handout.py and progress.py (ctest handout_tools_unit):
+"""Unit tests of handout.py, progress.py and group_audit.py (ctest
+handout_tools_unit):
 python3 -m unittest handout_test, from benchmarks/tools/."""
 
 import contextlib
@@ -9,6 +10,7 @@ import tempfile
 import textwrap
 import unittest
 
+import group_audit
 import handout
 import handout_readme
 import progress
@@ -433,6 +435,64 @@ class ProgressTest(unittest.TestCase):
                 progress.load_groups(f.name)
         finally:
             os.unlink(f.name)
+
+
+class GroupAuditTest(unittest.TestCase):
+    def test_binary_of_a_stage_and_of_its_rooms(self):
+        with tempfile.TemporaryDirectory() as build:
+            with open(os.path.join(build, "tests-stage4.txt"), "w") as f:
+                for path in ["stage4_c/stage4_test",
+                             "stage4_c/stage4_out_of_memory_test",
+                             "stage4_c/wormhole/stage4_wormhole_test",
+                             "stage4_c/wormhole/stage4_wormhole_oom_test"]:
+                    f.write(os.path.join(build, path) + "\n")
+            self.assertEqual(
+                group_audit.test_binary(build, "stage4", "stage4_c"),
+                os.path.join(build, "stage4_c/stage4_test"))
+            self.assertEqual(
+                group_audit.test_binary(build, "stage4_wormhole",
+                                        "stage4_c/wormhole"),
+                os.path.join(build, "stage4_c/wormhole/stage4_wormhole_test"))
+            self.assertIsNone(
+                group_audit.test_binary(build, "stage4_x", "stage4_c/x"))
+            self.assertIsNone(
+                group_audit.test_binary(build, "stage5", "stage5_h"))
+
+    def test_breaks_and_the_groups_that_name_their_function(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".txt",
+                                         delete=False) as f:
+            f.write("# comment\n\nA::F | off by one | src/a.cc | "
+                    "x < n\\n  y | x <= n\\n  y\n")
+        try:
+            (b,) = group_audit.load_breaks(f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual((b.function, b.path), ("A::F", "src/a.cc"))
+        self.assertEqual((b.text, b.replacement), ("x < n\n  y",
+                                                   "x <= n\n  y"))
+        group = progress.Group(1, "g", "T.*", "A::F, G (helpers)", "d")
+        self.assertTrue(group_audit.names_function(group, "A::F"))
+        self.assertTrue(group_audit.names_function(group, "G"))
+        self.assertFalse(group_audit.names_function(group, "B::F"))
+        self.assertFalse(group_audit.names_function(group, "H"))
+
+    def test_catchers_name_the_first_failing_tests_of_a_group(self):
+        groups = [progress.Group(1, "a", "A.*", "F", "d"),
+                  progress.Group(2, "b", "B.*", "G", "d")]
+        failed, passed = progress.Result(progress.FAILED), \
+            progress.Result(progress.PASSED)
+        results = {"A.y": failed, "A.x": failed, "A.z": passed,
+                   "B.x": passed}
+        self.assertEqual(group_audit.catchers(groups, "a", results, {}),
+                         "A.x, A.y")
+        more = dict(results, **{"A.a": failed, "A.b": failed})
+        self.assertEqual(group_audit.catchers(groups, "a", more, {}),
+                         "A.a, A.b, A.x +1")
+        self.assertEqual(group_audit.catchers(groups, "b", results, {}),
+                         "no test failed")
+        self.assertEqual(group_audit.catchers(groups, "b", results,
+                                              {"b": "timed out"}),
+                         "timed out")
 
 
 if __name__ == "__main__":

@@ -305,6 +305,25 @@ TEST(TrieLettersTest, UnknownAlphabetIsRefusedWithTheChoices) {
   EXPECT_FALSE(registry.Make("trie_list:alphabet=letters").ok());
 }
 
+// A sorted sibling list answers only for its own bytes: bytes before the
+// first child, between two and past the last find nothing, though the
+// walk stops at the next larger child.
+TEST(TrieListTest, ChildFindsOnlyItsOwnByte) {
+  std::unique_ptr<TrieStore> store = MakeTrie("trie_list");
+  for (const char* key : {"d", "dk", "k", "r"}) Put(store.get(), key, key);
+  std::string value;
+  for (const char* key : {"d", "dk", "k", "r"}) {
+    ASSERT_TRUE(store->Get(key, &value)) << key;
+    EXPECT_EQ(value, key);
+  }
+  for (const char* absent : {"a", "e", "j", "m", "z", "da", "dl", "kk"}) {
+    EXPECT_FALSE(store->Get(absent, nullptr)) << absent;
+    EXPECT_FALSE(store->Delete(absent)) << absent;
+  }
+  EXPECT_EQ(store->Size(), 4u);
+  EXPECT_TRUE(store->CheckInvariants().ok()) << store->CheckInvariants();
+}
+
 // Deleting a child from a sorted sibling list: the first, one in the
 // middle and the last, each unlinked from the sibling before it while the
 // others stay reachable.

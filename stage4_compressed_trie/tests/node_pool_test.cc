@@ -87,6 +87,20 @@ TEST(NodePoolTest, BlockOnlyOneGranuleLargerIsNotSplit) {
   EXPECT_EQ(pool.FreeObjects(), 1u);
 }
 
+// The smallest split: a block two granules larger leaves an 8-byte rest,
+// the smallest class, which is handed out whole.
+TEST(NodePoolTest, BlockTwoGranulesLargerIsSplit) {
+  NodePool pool(4096, true);
+  pool.Allocate(8, true);  // the anchor
+  void* a = pool.Allocate(32, true);
+  pool.Free(a, 32);
+  EXPECT_EQ(pool.Allocate(24, true), a);
+  EXPECT_EQ(pool.FreeObjects(), 1u);  // the 8-byte rest
+  EXPECT_EQ(pool.Allocate(8, false), static_cast<char*>(a) + 24);
+  EXPECT_EQ(pool.FreeObjects(), 0u);
+  EXPECT_EQ(pool.Slabs(), 1u);
+}
+
 // A block freed at a 4-mod-8 address serves 4-aligned requests only.
 TEST(NodePoolTest, MisalignedFreeBlockIsNotGivenToAnAlignedRequest) {
   NodePool pool(4096, true);
@@ -98,6 +112,21 @@ TEST(NodePoolTest, MisalignedFreeBlockIsNotGivenToAnAlignedRequest) {
   EXPECT_NE(aligned, odd);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(aligned) % 8, 0u);
   EXPECT_EQ(pool.Allocate(16, false), odd);
+  pool.Free(first, 12);
+}
+
+// Likewise a larger block at a 4-mod-8 address: it is split for a 4-aligned
+// request, never for an 8-aligned one.
+TEST(NodePoolTest, MisalignedLargerBlockIsSplitOnlyForAnUnalignedRequest) {
+  NodePool pool(4096, true);
+  void* first = pool.Allocate(12, false);  // 8-aligned (the slab's first)
+  void* odd = pool.Allocate(40, false);    // 12 bytes on: 4 mod 8
+  ASSERT_EQ(reinterpret_cast<uintptr_t>(odd) % 8, 4u);
+  pool.Free(odd, 40);
+  void* aligned = pool.Allocate(24, true);
+  EXPECT_NE(aligned, odd);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(aligned) % 8, 0u);
+  EXPECT_EQ(pool.Allocate(24, false), odd);
   pool.Free(first, 12);
 }
 

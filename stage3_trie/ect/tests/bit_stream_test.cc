@@ -27,6 +27,24 @@ TEST(BitStreamTest, IgnoresHighBitsOfTheValue) {
   EXPECT_EQ(r.Read(4), 0b1100u);
 }
 
+// The same after bits already in the word and across a word boundary:
+// the value's bits above `count` must not land on the bits before it.
+TEST(BitStreamTest, IgnoresHighBitsOfTheValueInsideAndAcrossWords) {
+  BitWriter w;
+  w.Write(0, 3);
+  w.Write(0xf5, 4);               // 0101; the 1111 above it must not show
+  w.Write(0, 56);                 // to bit 63: one bit left in the first word
+  w.Write(0b1111010, 3);          // 010, its first bit the first word's last
+  w.Write(~uint64_t{0} << 2, 5);  // 11100
+  BitReader r(w.words().data(), w.size());
+  EXPECT_EQ(r.Read(3), 0u);
+  EXPECT_EQ(r.Read(4), 0b0101u);
+  EXPECT_EQ(r.Read(56), 0u);
+  EXPECT_EQ(r.Read(3), 0b010u);
+  EXPECT_EQ(r.Read(5), 0b11100u);
+  EXPECT_FALSE(r.overrun());
+}
+
 TEST(BitStreamTest, FullWordsAcrossWordBoundaries) {
   BitWriter w;
   w.Write(1, 1);

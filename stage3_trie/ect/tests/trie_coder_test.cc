@@ -4,6 +4,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -65,6 +66,28 @@ TEST(TrieCoderTest, GammaCodesCountsByDistanceFromTheMiddle) {
   BitWriter w2;
   WriteLeftCount(*tables, 100, 49, &w2);  // -1: zigzag 1, gamma(2)
   EXPECT_EQ(BitString(w2), "010");
+}
+
+// Elias-gamma codes (zigzag + 1) that decode to a count outside 0..n-1 are
+// refused, not returned. Of a subtree of 100 keys, codes 99 and 100 are the
+// counts 99 and 0; code 101 (zigzag 100, distance +50 from the middle) is a
+// count of 100, code 102 (zigzag 101, distance -51) one of -1.
+TEST(TrieCoderTest, ReadLeftCountRefusesCountsOutsideTheSubtree) {
+  auto tables = HuffmanTables::Build(1);
+  ASSERT_TRUE(tables.ok());
+  for (const auto& [code, want] : std::vector<std::pair<uint64_t, int64_t>>{
+           {99, 99}, {100, 0}, {101, -1}, {102, -1}}) {
+    BitWriter w;
+    WriteEliasGamma(code, &w);
+    BitReader r(w.words().data(), w.size());
+    auto got = ReadLeftCount(*tables, 100, &r);
+    if (want < 0) {
+      EXPECT_FALSE(got.ok()) << "gamma " << code << " read as " << *got;
+    } else {
+      ASSERT_TRUE(got.ok()) << got.status();
+      EXPECT_EQ(*got, static_cast<uint64_t>(want)) << "gamma " << code;
+    }
+  }
 }
 
 // A worked example: four keys 0001..., 0100..., 0101..., 1100... from bit

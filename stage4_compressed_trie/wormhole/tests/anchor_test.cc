@@ -3,7 +3,9 @@
 // the empty key, maximum-size keys, and merges down to a single leaf.
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,84 @@ TEST(WormholeAnchorTest, WorkedExampleFormsTheShortestAnchors) {
   EXPECT_EQ(ScanKeys(*store, "Ann"),
             (std::vector<std::string>{"Austin", "Denice", "Jacob", "James",
                                       "Jason", "John"}));
+}
+
+// Every key of up to four bytes over {0, 'a', 'b'} (120 keys that are
+// prefixes of each other), put and deleted in a shuffled order with
+// four-pair leaves, against a std::map: each operation's answer, the
+// invariants (every key in the leaf its anchors bound, every table node
+// right) after each, and Get, GetNth and Scan of the whole store between
+// the phases. Keys ending at a table node, between two anchors' subtrees
+// and past the last one reach every branch of the lookup.
+TEST(WormholeAnchorTest, PrefixKeysAgainstAMapThroughSplitsAndMerges) {
+  std::vector<std::string> keys;
+  for (size_t length = 1; length <= 4; ++length) {
+    std::string key(length, '\0');
+    for (;;) {
+      keys.push_back(key);
+      size_t i = length;
+      while (i > 0 && key[i - 1] == 'b') key[--i] = '\0';
+      if (i == 0) break;
+      key[i - 1] = key[i - 1] == '\0' ? 'a' : 'b';
+    }
+  }
+  ASSERT_EQ(keys.size(), 120u);
+  std::mt19937 rng(11);
+  std::shuffle(keys.begin(), keys.end(), rng);
+  auto store = Make(4);
+  std::map<std::string, std::string> model;
+  auto check_all = [&](const char* phase) {
+    ASSERT_EQ(store->Size(), model.size()) << phase;
+    std::vector<std::string> want;
+    uint64_t rank = 0;
+    for (const auto& [k, v] : model) {
+      want.push_back(k);
+      std::string value, key;
+      ASSERT_TRUE(store->Get(k, &value))
+          << phase << " " << ::testing::PrintToString(k);
+      EXPECT_EQ(value, v);
+      ASSERT_TRUE(store->GetNth(rank++, &key, &value)) << phase;
+      EXPECT_EQ(key, k) << phase;
+      EXPECT_EQ(value, v) << phase;
+    }
+    EXPECT_EQ(ScanKeys(*store, ""), want) << phase;
+    for (const std::string& k : keys) {
+      if (model.count(k) == 0) {
+        EXPECT_FALSE(store->Get(k, nullptr)) << phase;
+      }
+      EXPECT_FALSE(store->Get(k + "c", nullptr)) << phase;
+    }
+  };
+  for (const std::string& k : keys) {
+    absl::StatusOr<bool> replaced = store->Put(k, "v" + k);
+    ASSERT_TRUE(replaced.ok()) << replaced.status();
+    EXPECT_FALSE(*replaced) << ::testing::PrintToString(k);
+    model[k] = "v" + k;
+    const absl::Status s = store->CheckInvariants();
+    ASSERT_TRUE(s.ok()) << s << " after putting "
+                        << ::testing::PrintToString(k);
+    ASSERT_TRUE(store->Get(k, nullptr)) << ::testing::PrintToString(k);
+  }
+  EXPECT_GT(store->GetShape().leaves, 30u);
+  check_all("after the puts");
+  for (size_t i = 0; i < keys.size(); i += 3) {
+    absl::StatusOr<bool> replaced = store->Put(keys[i], "w");
+    ASSERT_TRUE(replaced.ok() && *replaced)
+        << ::testing::PrintToString(keys[i]);
+    model[keys[i]] = "w";
+  }
+  std::shuffle(keys.begin(), keys.end(), rng);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (i == keys.size() / 2) check_all("halfway through the deletes");
+    EXPECT_TRUE(store->Delete(keys[i])) << ::testing::PrintToString(keys[i]);
+    model.erase(keys[i]);
+    EXPECT_FALSE(store->Delete(keys[i])) << ::testing::PrintToString(keys[i]);
+    const absl::Status s = store->CheckInvariants();
+    ASSERT_TRUE(s.ok()) << s << " after deleting "
+                        << ::testing::PrintToString(keys[i]);
+  }
+  check_all("after the deletes");
+  EXPECT_EQ(store->GetShape().leaves, 1u);
 }
 
 // N + 1 keys that differ only in trailing zero bytes: the paper needs a

@@ -52,6 +52,30 @@ TEST(WormholeLeafTest, FindsEveryKeyEvenWhenTagsCollide) {
   FreeLeaf(leaf);
 }
 
+// Equal tags put the speculative position at either end of the leaf (tag
+// 0xffff at the last slot, 0 at the first): the walk must reach every slot
+// of the run, the first and the last included, and compare keys there.
+TEST(WormholeLeafTest, FindsEveryKeyWhenAllTagsAreEqual) {
+  for (const uint16_t tag : {uint16_t{0}, uint16_t{0x8000}, uint16_t{0xffff}}) {
+    for (uint32_t n : {1u, 2u, 5u, 16u}) {
+      Leaf* leaf = NewLeaf(16, "");
+      for (uint32_t i = 0; i < n; ++i) {
+        InsertInLeaf(leaf, Make("k" + std::to_string(i), tag));
+      }
+      for (uint32_t i = 0; i < n; ++i) {
+        const std::string key = "k" + std::to_string(i);
+        const int at = FindInLeaf(*leaf, key, tag);
+        ASSERT_GE(at, 0) << key << " tag " << tag << " n " << n;
+        EXPECT_EQ(Leaf::ItemOf(leaf->by_tag[at])->key(), key);
+      }
+      // Same tag and length as the stored keys, other bytes.
+      EXPECT_EQ(FindInLeaf(*leaf, "kx", tag), -1);
+      EXPECT_EQ(FindInLeaf(*leaf, "k", tag), -1);
+      FreeAll(leaf);
+    }
+  }
+}
+
 TEST(WormholeLeafTest, SortsLazilyAndKeepsOrderThroughRemovals) {
   Leaf* leaf = NewLeaf(16, "");
   // Ascending inserts keep the key array sorted as they come.

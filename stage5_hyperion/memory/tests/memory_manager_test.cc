@@ -1,8 +1,11 @@
 #include "kvlab/stage5/memory_manager.h"
 
+#include <array>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -30,6 +33,109 @@ TEST(MemoryManagerTest, NullHandling) {
   EXPECT_EQ(mm.Size(hp), 10u);
   EXPECT_TRUE(mm.Reallocate(hp, 0).IsNull());
   EXPECT_EQ(mm.Stats().Total().chunks_in_use, 0u);
+}
+
+// One superbin's first bins against a hand-computed expectation: chunks
+// are handed out lowest first (bin by bin, chunk by chunk), a freed chunk
+// is the next one taken, and a full bin that frees a chunk takes the next
+// allocation again.
+TEST(MemoryManagerTest, ChunksAreTakenLowestFirstAndReused) {
+  MemoryManager mm;
+  std::vector<HyperionPointer> hps;
+  for (size_t i = 0; i < kChunksPerBin + 10; ++i) {
+    hps.push_back(mm.Allocate(64));
+    ASSERT_EQ(hps[i].superbin(), 2u) << i;
+    ASSERT_EQ(hps[i].metabin(), 0u) << i;
+    ASSERT_EQ(hps[i].bin(), i / kChunksPerBin) << i;
+    ASSERT_EQ(hps[i].chunk(), i % kChunksPerBin) << i;
+    ASSERT_EQ(mm.Size(hps[i]), 64u);
+  }
+  EXPECT_EQ(mm.Stats().superbins[2].chunks_in_use, kChunksPerBin + 10);
+  // Bin 0 is full: freeing its chunks 5 and 3 makes it the first not full.
+  mm.Free(hps[5]);
+  mm.Free(hps[3]);
+  EXPECT_EQ(mm.Stats().superbins[2].chunks_in_use, kChunksPerBin + 8);
+  EXPECT_EQ(mm.Allocate(33), hps[3]);
+  EXPECT_EQ(mm.Allocate(64), hps[5]);
+  const HyperionPointer next = mm.Allocate(40);
+  EXPECT_EQ(next.bin(), 1u);
+  EXPECT_EQ(next.chunk(), 10u);
+  hps.push_back(next);
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
+  for (HyperionPointer hp : hps) mm.Free(hp);
+  const MemoryStats stats = mm.Stats();
+  EXPECT_EQ(stats.Total().chunks_in_use, 0u);
+  EXPECT_EQ(stats.Total().mapped_bytes, 0u);
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
+}
+
+// Random small allocations and frees against a model of what each holds:
+// every allocation starts with its parts and then zeros (a freed chunk is
+// reused, so it must have been cleared), keeps its size and bytes while
+// others come and go, resolves where ResolveSpan says, and the superbins'
+// counts of chunks and bytes match the model's.
+TEST(MemoryManagerTest, SmallAllocationsAgainstAModel) {
+  struct Live {
+    HyperionPointer hp;
+    size_t size;
+    uint8_t fill;
+  };
+  MemoryManager mm;
+  std::vector<Live> live;
+  std::mt19937 rng(5);
+  auto check = [&](int step) {
+    std::array<uint64_t, kSuperbins> chunks = {};
+    std::array<uint64_t, kSuperbins> requested = {};
+    for (const Live& l : live) {
+      const uint32_t superbin = SuperbinForSize(l.size);
+      ASSERT_EQ(l.hp.superbin(), superbin) << step;
+      ASSERT_EQ(mm.Size(l.hp), l.size) << step;
+      ASSERT_EQ(mm.Resolve(l.hp), mm.ResolveSpan(l.hp).address) << step;
+      const auto* bytes = static_cast<const uint8_t*>(mm.Resolve(l.hp));
+      for (size_t i = 0; i < l.size; ++i) {
+        ASSERT_EQ(bytes[i], l.fill) << "step " << step << " byte " << i;
+      }
+      ++chunks[superbin];
+      requested[superbin] += l.size;
+    }
+    const MemoryStats stats = mm.Stats();
+    for (uint32_t i = 1; i < kSuperbins; ++i) {
+      ASSERT_EQ(stats.superbins[i].chunks_in_use, chunks[i])
+          << step << " " << i;
+      ASSERT_EQ(stats.superbins[i].requested_bytes, requested[i]) << step;
+      ASSERT_EQ(stats.superbins[i].held_bytes, chunks[i] * ChunkSize(i));
+    }
+    ASSERT_EQ(mm.CheckConsistency(), absl::OkStatus()) << step;
+  };
+  // A few sizes of each of three superbins, so that chunks are reused.
+  const size_t sizes[] = {1, 7, 32, 33, 50, 64, 1990, 2016};
+  for (int step = 0; step < 3000; ++step) {
+    if (live.empty() || rng() % 8 < 5) {
+      const size_t size = sizes[rng() % std::size(sizes)];
+      const std::string head(std::min<size_t>(size, 3), 'h');
+      const std::string tail(size > 3 ? 1 : 0, 't');
+      const HyperionPointer hp = mm.AllocateWith(size, {head, tail});
+      auto* bytes = static_cast<uint8_t*>(mm.Resolve(hp));
+      ASSERT_NE(bytes, nullptr);
+      const std::string parts = head + tail;
+      ASSERT_EQ(std::memcmp(bytes, parts.data(), parts.size()), 0) << step;
+      ASSERT_TRUE(AllZero(bytes + parts.size(), size - parts.size()))
+          << "step " << step << ": a reused chunk was not cleared";
+      const auto fill = static_cast<uint8_t>(1 + step % 255);
+      std::memset(bytes, fill, size);
+      live.push_back({hp, size, fill});
+    } else {
+      const size_t at = rng() % live.size();
+      mm.Free(live[at].hp);
+      live[at] = live.back();
+      live.pop_back();
+    }
+    if (step % 100 == 0) check(step);
+  }
+  check(3000);
+  for (const Live& l : live) mm.Free(l.hp);
+  live.clear();
+  check(3001);
 }
 
 // ResolveSpan names the bytes a reader may ask the cache for: the whole
