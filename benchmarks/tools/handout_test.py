@@ -302,6 +302,26 @@ class CountsTest(unittest.TestCase):
         self.assertEqual(table, counts)
 
 
+class MutationsMatchTheCodeTest(unittest.TestCase):
+    """Every break of every tests/mutations.txt still quotes its file: a
+    text the code no longer holds would stop group_audit.py at that break."""
+
+    def test_every_break_text_occurs_once_in_its_file(self):
+        import glob
+        files = glob.glob(os.path.join(ROOT, "stage*", "**", "tests",
+                                       "mutations.txt"), recursive=True)
+        self.assertTrue(files)
+        for path in files:
+            folder = os.path.dirname(os.path.dirname(path))
+            for b in group_audit.load_breaks(path):
+                with open(os.path.join(folder, b.path), encoding="utf-8") as f:
+                    count = f.read().count(b.text)
+                self.assertEqual(count, 1, "%s, break %d (%s): its text occurs "
+                                 "%d times in %s" % (os.path.relpath(path, ROOT),
+                                                     b.number, b.function, count,
+                                                     b.path))
+
+
 class InstructorOnlyTest(unittest.TestCase):
     def test_breaks_and_fixtures_stay_out_of_a_handout(self):
         self.assertTrue(handout.instructor_only(
