@@ -60,18 +60,18 @@ TEST(WormholeLeafTest, FindsEveryKeyWhenAllTagsAreEqual) {
     for (uint32_t n : {1u, 2u, 5u, 16u}) {
       Leaf* leaf = NewLeaf(16, "");
       for (uint32_t i = 0; i < n; ++i) {
-        InsertInLeaf(leaf, Make("k" + std::to_string(i), tag));
+        Insert(leaf, "k" + std::to_string(i), tag);
       }
       for (uint32_t i = 0; i < n; ++i) {
         const std::string key = "k" + std::to_string(i);
         const int at = FindInLeaf(*leaf, key, tag);
         ASSERT_GE(at, 0) << key << " tag " << tag << " n " << n;
-        EXPECT_EQ(Leaf::ItemOf(leaf->by_tag[at])->key(), key);
+        EXPECT_EQ(leaf->PairByTag(at).key, key);
       }
       // Same tag and length as the stored keys, other bytes.
       EXPECT_EQ(FindInLeaf(*leaf, "kx", tag), -1);
       EXPECT_EQ(FindInLeaf(*leaf, "k", tag), -1);
-      FreeAll(leaf);
+      FreeLeaf(leaf);
     }
   }
 }
