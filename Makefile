@@ -54,8 +54,9 @@ CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
 # a fresh Release build (install_and_build_outside_program; make test still
 # installs its own build in grade_outside_program), and the out-of-memory
 # sweep of every store at full size (front_allocation_failure_full; make
-# test runs it at half size); .ci/run runs the last three as a step of
-# their own. So do those labelled `grade_fixtures` (the
+# test runs it at half size), and stage 5's trie groups run on the
+# reference (handout_groups_stage5_trie; make test lints its groups.txt);
+# .ci/run runs the last four as a step of their own. So do those labelled `grade_fixtures` (the
 # submission grader on the kit's stages and broken copies of them, which
 # build the kit again in Release and under the sanitizers: make
 # grade-check, its own CI step), and those labelled `grade_end_to_end`
