@@ -19,6 +19,7 @@ Usage: gradescope_test.py --kit ROOT --work DIR
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -97,15 +98,18 @@ def check_results(data, expected, variant, group_names):
         visibility = "after_published" if private else "visible"
         if t["visibility"] != visibility:
             problems.append(f"{t['name']}: visibility {t['visibility']}")
-        if not private and PRIVATE_TEST_NAME in t["output"]:
+        if PRIVATE_TEST_NAME in t["output"]:
             problems.append(f"{t['name']} shows a private test's name")
     if PRIVATE_TEST_NAME in data["output"]:
         problems.append("the summary shows a private test's name")
+    # The package grades with the grader's default report of private tests,
+    # a count without names (grade_fixtures_test checks the names, which
+    # it asks for with --private-report names).
     if "private_tests" in want["parts"]:
         entry = [t for t in tests if t["name"] == "private tests"][0]
-        if want["parts"]["private_tests"] not in entry["output"]:
-            problems.append(f"private tests: '{entry['output']}' lacks "
-                            f"'{want['parts']['private_tests']}'")
+        if not re.search(r"\b\d+ of \d+ failed\b", entry["output"]):
+            problems.append(f"private tests: '{entry['output']}' does not "
+                            "say how many failed")
     return problems
 
 
