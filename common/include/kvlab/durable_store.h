@@ -18,7 +18,10 @@
 // disk, I/O error) fails, and the store is unchanged; Put returns the
 // status, Delete and DeleteNth return false (Remove and RemoveNth return the
 // status). Nothing acknowledged is lost: a write succeeds only once its
-// record is durable under the policy.
+// record is durable under the policy. A write the inner store cannot apply
+// for want of memory fails the same way (ResourceExhausted) and is undone
+// in the log, so a reopen recovers the store as it is; undoing it needs no
+// memory, so memory that stays gone does not stop later writes.
 //
 // A directory has one owner: Open takes its lock (kvlab/durable/
 // directory_lock.h) and holds it until the store is destroyed, so a second
