@@ -104,19 +104,7 @@ TEST_P(AllocationFailureTest, EachAllocationFailingOnce) {
   EXPECT_GT(runs, 1u) << "the sequence made no allocation to fail";
 }
 
-// ect does not yet keep the contract when memory stays gone from some
-// allocations inside a merge: the full-size sweep leaves its Size one short
-// of the model's (MemoryGoneForGood, the run failing allocation 481 and
-// after) and its count of buffered new keys one short ("30 buffered new
-// keys, counted 29", StartingEmpty, allocation 771). A write that starts a
-// merge when memory is gone for good is checked by ect's own
-// EctOutOfMemoryTest; its single failures are swept above.
-constexpr char kEctPersistentGap[] =
-    "ect: a merge failing while memory stays gone can leave its counts one "
-    "short";
-
 TEST_P(AllocationFailureTest, MemoryGoneForGoodFromEachAllocation) {
-  if (info_->name == "ect") GTEST_SKIP() << kEctPersistentGap;
   testing::AllocationFailureOptions options = Options();
   options.persistent = true;
   testing::RunAllocationFailureSweep([&] { return Make(); }, options);
@@ -129,7 +117,6 @@ TEST_P(AllocationFailureTest, StartingEmpty) {
   options.preload = 0;
   options.operations = 150;
   testing::RunAllocationFailureSweep([&] { return Make(); }, options);
-  if (info_->name == "ect") GTEST_SKIP() << kEctPersistentGap;
   options.persistent = true;
   testing::RunAllocationFailureSweep([&] { return Make(); }, options);
 }

@@ -18,7 +18,10 @@
 // disk, I/O error) fails, and the store is unchanged; Put returns the
 // status, Delete and DeleteNth return false (Remove and RemoveNth return the
 // status). Nothing acknowledged is lost: a write succeeds only once its
-// record is durable under the policy.
+// record is durable under the policy. A write the inner store cannot apply
+// for want of memory fails the same way (ResourceExhausted) and is undone
+// in the log, so a reopen recovers the store as it is; undoing it needs no
+// memory, so memory that stays gone does not stop later writes.
 //
 // A directory has one owner: Open takes its lock (kvlab/durable/
 // directory_lock.h) and holds it until the store is destroyed, so a second
@@ -181,8 +184,15 @@ class DurableStore final : public KVStore {
   absl::StatusOr<bool> Submit(Writer* writer);
   // The leader's work: log a group, sync it, apply it, answer each writer.
   void Commit(const std::vector<Writer*>& group);
+  // Applies the logged writes of a group to the inner store and sets each
+  // one's answer; a write the store could not apply (out of memory) is
+  // answered ResourceExhausted and undone in the log. Throws nothing, even
+  // out of memory: its log records are already written, so every write must
+  // get its true answer. `failed` is empty and has room for one entry per
+  // write of the group, reserved before the group was logged.
   absl::Status Apply(const std::vector<Writer*>& group,
-                     const std::vector<bool>& logged);
+                     const std::vector<bool>& logged,
+                     std::vector<std::string_view>* failed);
   // Moves the log to a fresh file. If that would take the last free file of
   // the ring, first waits for the running checkpoint, or takes one and waits
   // for it (the writers then wait: they outran the checkpoints).
@@ -236,6 +246,14 @@ class DurableStore final : public KVStore {
   // Set when the log holds a write the inner store could not apply and the
   // record undoing it could not be written: every later write fails.
   absl::Status stop_error_;
+  // Made at construction, so that answering a write that ran out of memory
+  // allocates nothing (copying a status does not).
+  const absl::Status out_of_memory_deleting_;
+  const absl::Status cannot_undo_;  // stop_error_ when no memory is left
+  // Apply's buffers for a record undoing a write, reserved by Commit for the
+  // largest such record before a group is logged.
+  std::string undo_value_;
+  std::string undo_payload_;
   DurabilityStats leader_stats_;  // copied to stats_ under queue_mutex_
   uint64_t log_bytes_total_ = 0;  // ever written to log files
   // A checkpoint was started and its result not yet taken, which it began

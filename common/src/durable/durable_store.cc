@@ -50,6 +50,18 @@ uint64_t MaxGroupBytes(uint64_t file_bytes) {
 // Room kept at the end of every log file for the record naming the next.
 constexpr uint64_t kNextFileReserve = 2 * durable::kHeaderSize + 8;
 
+// The largest record undoing a write: a put of the longest key and value
+// (op byte, 8-byte seq, two varint32 lengths of at most 5 bytes each).
+constexpr uint64_t kMaxUndoPayload =
+    1 + 8 + 5 + kMaxKeySize + 5 + kMaxValueSize;
+// The most bytes such a record takes framed, wherever in a block it starts:
+// a trailer shorter than a header, then a header per fragment.
+constexpr uint64_t kUndoReserve =
+    durable::kHeaderSize +
+    (kMaxUndoPayload / (durable::kBlockSize - durable::kHeaderSize) + 2) *
+        durable::kHeaderSize +
+    kMaxUndoPayload;
+
 std::string Encode(const Record& record) {
   std::string payload;
   EncodeRecord(record, &payload);
@@ -71,7 +83,12 @@ DurableStore::DurableStore(std::unique_ptr<KVStore> inner, std::string dir,
     : dir_(std::move(dir)),
       options_(options),
       env_(options.env != nullptr ? options.env : durable::DefaultEnv()),
-      inner_(std::move(inner)) {}
+      inner_(std::move(inner)),
+      out_of_memory_deleting_(
+          absl::ResourceExhaustedError("out of memory deleting a key")),
+      cannot_undo_(absl::FailedPreconditionError(
+          "the log holds a write the store could not apply, and the record "
+          "undoing it could not be written; reopen the store to recover")) {}
 
 DurableStore::~DurableStore() {
   if (!checkpoint_thread_.joinable()) return;
@@ -249,7 +266,9 @@ absl::StatusOr<bool> DurableStore::Submit(Writer* writer) {
     group.push_back(writer);
     const bool groupable = writer->kind != Writer::Kind::kCheckpoint;
     if (groupable && options_.sync != SyncPolicy::kEvery) {
-      uint64_t bytes = writer->key.size() + writer->value.size();
+      // Each write also holds room in the log file for the record that
+      // would undo it (see Commit).
+      uint64_t bytes = writer->key.size() + writer->value.size() + kUndoReserve;
       const uint64_t limit = MaxGroupBytes(ring_->file_bytes());
       for (size_t i = 1; i < queue_.size(); ++i) {
         Writer* next = queue_[i];
@@ -257,7 +276,7 @@ absl::StatusOr<bool> DurableStore::Submit(Writer* writer) {
             next->kind != Writer::Kind::kDelete) {
           break;
         }
-        bytes += next->key.size() + next->value.size() + 32;
+        bytes += next->key.size() + next->value.size() + 32 + kUndoReserve;
         if (bytes > limit) break;
         group.push_back(next);
       }
@@ -327,8 +346,14 @@ void DurableStore::Commit(const std::vector<Writer*>& group) {
   // writes are taken into account.
   std::vector<std::string> payloads(group.size());
   std::vector<bool> logged(group.size(), false);
+  std::vector<std::string_view> failed;
   uint64_t seq = next_seq_;
   try {
+    // What Apply needs to undo the writes it could not apply: it runs once
+    // the records are written, when running out of memory is too late.
+    failed.reserve(group.size());
+    undo_value_.reserve(kMaxValueSize);
+    undo_payload_.reserve(kMaxUndoPayload);
     std::shared_lock read(store_mutex_);
     // A node map: an insertion that runs out of memory leaves it intact,
     // where absl's flat_hash_map is left unsafe to destroy.
@@ -371,15 +396,21 @@ void DurableStore::Commit(const std::vector<Writer*>& group) {
   }
   if (seq == next_seq_) return;  // nothing to log: deletes of absent keys
 
+  // The group goes in the current file only if the records undoing each of
+  // its writes would fit after it, so an undo never needs a file switch.
   uint64_t end = log_->end_offset();
   for (size_t i = 0; i < group.size(); ++i) {
-    if (logged[i])
-      end += durable::FramedSize(end % durable::kBlockSize, payloads[i].size());
+    if (logged[i]) {
+      end +=
+          durable::FramedSize(end % durable::kBlockSize, payloads[i].size()) +
+          kUndoReserve;
+    }
   }
   if (end + kNextFileReserve > ring_->file_bytes()) {
     absl::Status status = SwitchFile();
     if (!status.ok()) return fail_all(status);
   }
+  log_->Reserve(kUndoReserve);  // for an undo record, framed
   const uint64_t start = log_->end_offset();
   for (size_t i = 0; i < group.size(); ++i) {
     if (logged[i]) log_->Add(payloads[i]);
@@ -400,7 +431,7 @@ void DurableStore::Commit(const std::vector<Writer*>& group) {
   log_bytes_total_ += log_->written_offset() - start;
   next_seq_ = seq;
 
-  status = Apply(group, logged);
+  status = Apply(group, logged, &failed);
   if (!status.ok()) stop_error_ = status;
   if (!checkpoint_in_flight_ &&
       log_bytes_since_checkpoint_ >= options_.checkpoint_bytes) {
@@ -410,8 +441,8 @@ void DurableStore::Commit(const std::vector<Writer*>& group) {
 }
 
 absl::Status DurableStore::Apply(const std::vector<Writer*>& group,
-                                 const std::vector<bool>& logged) {
-  std::vector<std::string_view> failed;
+                                 const std::vector<bool>& logged,
+                                 std::vector<std::string_view>* failed) {
   {
     std::unique_lock write(store_mutex_);
     for (size_t i = 0; i < group.size(); ++i) {
@@ -419,7 +450,7 @@ absl::Status DurableStore::Apply(const std::vector<Writer*>& group,
       Writer* member = group[i];
       if (member->kind == Writer::Kind::kPut) {
         member->result = inner_->Put(member->key, member->value);
-        if (!member->result.ok()) failed.push_back(member->key);
+        if (!member->result.ok()) failed->push_back(member->key);
         continue;
       }
       const std::string_view key = member->kind == Writer::Kind::kDelete
@@ -428,44 +459,56 @@ absl::Status DurableStore::Apply(const std::vector<Writer*>& group,
       try {
         member->result = inner_->Delete(key);
       } catch (const std::bad_alloc&) {
-        member->result =
-            absl::ResourceExhaustedError("out of memory deleting a key");
-        failed.push_back(key);
+        // A status made now could itself run out of memory, and the write
+        // would keep its default answer: "absent", though the key stays.
+        member->result = out_of_memory_deleting_;
+        failed->push_back(key);
       }
     }
   }
-  if (failed.empty()) return absl::OkStatus();
+  if (failed->empty()) return absl::OkStatus();
 
   // The log holds writes the store could not apply (it ran out of memory and
   // is unchanged by them). Log each such key's value as the store has it, so
-  // that replay ends where the store is.
+  // that replay ends where the store is. Commit made room for this in the
+  // buffers and in the file, so memory that stays gone does not stop it:
+  // one record at a time, each fits what was reserved.
   absl::Status status;
   try {
     std::shared_lock read(store_mutex_);
     const uint64_t start = log_->end_offset();
-    std::string value;
-    for (std::string_view key : failed) {
+    for (std::string_view key : *failed) {
       Record record;
       record.key = key;
       record.seq = next_seq_++;
-      record.op = inner_->Get(key, &value) ? Op::kPut : Op::kDelete;
-      record.value = value;
-      log_->Add(Encode(record));
+      record.op = inner_->Get(key, &undo_value_) ? Op::kPut : Op::kDelete;
+      record.value = undo_value_;
+      EncodeRecord(record, &undo_payload_);
+      log_->Add(undo_payload_);
+      status = log_->Write();
+      if (!status.ok()) break;
     }
-    status = options_.sync == SyncPolicy::kNone ? log_->Write()
-                                                : log_->WriteAndSync();
+    if (status.ok() && options_.sync != SyncPolicy::kNone) {
+      status = log_->WriteAndSync();  // nothing pending: syncs the file
+    }
     if (status.ok()) {
       leader_stats_.log_bytes += log_->written_offset() - start;
       return absl::OkStatus();
     }
   } catch (const std::bad_alloc&) {
     log_->DropPending();
-    status = absl::ResourceExhaustedError("out of memory");
+    status = absl::Status(absl::StatusCode::kResourceExhausted, "");
   }
-  return absl::FailedPreconditionError(absl::StrCat(
-      "the log holds a write the store could not apply, and the record "
-      "undoing it could not be written (",
-      status.message(), "); reopen the store to recover"));
+  try {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the log holds a write the store could not apply, and the record "
+        "undoing it could not be written (",
+        status.message().empty() ? absl::string_view("out of memory")
+                                 : status.message(),
+        "); reopen the store to recover"));
+  } catch (const std::bad_alloc&) {
+    return cannot_undo_;
+  }
 }
 
 // ---- Log files and checkpoints (leader only) ----

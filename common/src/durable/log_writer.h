@@ -28,6 +28,11 @@ class LogWriter {
   // Frames `payload` (at most 4 GiB) after the pending records.
   void Add(std::string_view payload);
 
+  // Makes room for `bytes` of framed records, so that Adds totalling at
+  // most that much (after a Write, which empties the pending records)
+  // allocate nothing.
+  void Reserve(size_t bytes) { pending_.reserve(bytes); }
+
   // Writes the pending records. On failure the file may hold any prefix of
   // them beyond written_offset(): the caller must not trust this file past
   // that offset, and the pending records are dropped.

@@ -647,10 +647,12 @@ std::optional<size_t> EctStore::MemoryUsage() const {
 absl::Status EctStore::CheckInvariants() const {
   std::shared_lock lock(mutex_);
   absl::Status bad;
-  uint64_t tombstones = 0;
+  uint64_t shadowed = 0;
   tombs_->inner().Scan("", [&](std::string_view k, std::string_view) {
-    ++tombstones;
-    if (puts_->inner().Get(k, nullptr)) return true;  // shadowed
+    if (puts_->inner().Get(k, nullptr)) {
+      ++shadowed;
+      return true;
+    }
     absl::StatusOr<bool> in_file = FileGet(k, nullptr, false);
     if (bad.ok() && !(in_file.ok() && *in_file)) {
       bad = absl::InternalError("ect: a tombstone for a key not in the file");
@@ -658,6 +660,11 @@ absl::Status EctStore::CheckInvariants() const {
     return true;
   });
   if (!bad.ok()) return bad;
+  if (shadowed != shadowed_) {
+    return absl::InternalError(
+        absl::StrCat("ect: ", shadowed,
+                     " tombstones shadowed by puts, counted ", shadowed_));
+  }
   uint64_t new_keys = 0;
   puts_->inner().Scan("", [&](std::string_view k, std::string_view) {
     absl::StatusOr<bool> in_file = FileGet(k, nullptr, false);

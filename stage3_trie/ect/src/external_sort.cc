@@ -221,30 +221,84 @@ absl::Status ExternalSorter::Hold(uint64_t hashkey, std::string_view key,
   const uint64_t budget = options_.memory_bytes;
   const uint64_t bytes = key.size() + value.size();
   // The least the arena and the entries must grow to for this record.
-  uint64_t arena_min =
-      std::max<uint64_t>(arena_.capacity(), arena_.size() + bytes);
-  uint64_t entries_min =
-      std::max<uint64_t>(entries_.capacity(), entries_.size() + 1);
-  if (arena_min + entries_min * kEntryBytes > budget && !entries_.empty()) {
-    if (absl::Status s = SpillHeld(); !s.ok()) return s;
-    arena_min = std::max<uint64_t>(arena_.capacity(), bytes);
-    entries_min = std::max<uint64_t>(entries_.capacity(), 1);
+  uint64_t arena_min, entries_min;
+  auto least = [&] {
+    arena_min = std::max<uint64_t>(arena_.capacity(), arena_.size() + bytes);
+    entries_min = std::max<uint64_t>(entries_.capacity(), entries_.size() + 1);
+  };
+  // The most memory held while the buffers grow to these capacities. A
+  // vector grows by copying into a new buffer while the old one is still
+  // held, so both count (an empty one is released before it grows); the
+  // arena grows first.
+  auto peak = [&](uint64_t arena, uint64_t entries) {
+    const uint64_t entries_held = entries_.capacity() * kEntryBytes;
+    uint64_t p = arena + entries * kEntryBytes;
+    if (arena > arena_.capacity() && !arena_.empty()) {
+      p = std::max(p, arena_.capacity() + arena + entries_held);
+    }
+    if (entries > entries_.capacity() && !entries_.empty()) {
+      p = std::max(p, arena + entries_held + entries * kEntryBytes);
+    }
+    return p;
+  };
+  least();
+  const bool grow =
+      arena_min > arena_.capacity() || entries_min > entries_.capacity();
+  const uint64_t held = MemoryInUse();
+  if (grow && !sized_ && runs_.empty() && !entries_.empty() &&
+      held < budget / 2 && held * 64 >= budget) {
+    // Past a 64th of the budget, both buffers grow once, straight to the
+    // budget less the old copies, split as the records held so far are:
+    // growing on by doubling would leave the first run a third short.
+    const uint64_t arena_used = arena_.size();
+    const uint64_t entries_used = entries_.size() * kEntryBytes;
+    const uint64_t free = budget - held;
+    const uint64_t arena_to = std::max<uint64_t>(
+        arena_min,
+        static_cast<uint64_t>(static_cast<long double>(free) * arena_used /
+                              (arena_used + entries_used)));
+    const uint64_t entries_to = std::max<uint64_t>(
+        entries_min, (free - std::min(free, arena_to)) / kEntryBytes);
+    if (held + arena_to + entries_to * kEntryBytes <= budget) {
+      sized_ = true;
+      peak_memory_ =
+          std::max(peak_memory_, held + arena_to + entries_to * kEntryBytes);
+      arena_.reserve(arena_to);
+      entries_.reserve(entries_to);
+      least();
+    }
   }
-  const uint64_t need = arena_min + entries_min * kEntryBytes;
+  if (peak(arena_min, entries_min) > budget && !entries_.empty()) {
+    if (absl::Status s = SpillHeld(); !s.ok()) return s;
+    least();
+  }
   // Grow geometrically while the budget allows (a record bigger than the
-  // budget gets exactly its own room).
+  // budget gets exactly its own room). Every byte added to a capacity adds
+  // at most a byte to the peak, so the slack bounds the two additions.
+  const uint64_t need = peak(arena_min, entries_min);
   uint64_t slack = need < budget ? budget - need : 0;
+  uint64_t arena_to = arena_.capacity();
+  uint64_t entries_to = entries_.capacity();
   if (arena_.size() + bytes > arena_.capacity()) {
     const uint64_t extra = std::min<uint64_t>(
         std::max<uint64_t>(arena_.capacity(), 4096),
         entries_.size() == entries_.capacity() ? slack / 2 : slack);
-    arena_.reserve(arena_min + extra);
+    arena_to = arena_min + extra;
     slack -= extra;
   }
   if (entries_.size() == entries_.capacity()) {
     const uint64_t extra = std::min<uint64_t>(
         std::max<uint64_t>(entries_.capacity(), 64), slack / kEntryBytes);
-    entries_.reserve(entries_min + extra);
+    entries_to = entries_min + extra;
+  }
+  peak_memory_ = std::max(peak_memory_, peak(arena_to, entries_to));
+  if (arena_to > arena_.capacity()) {
+    if (arena_.empty()) std::vector<char>().swap(arena_);
+    arena_.reserve(arena_to);
+  }
+  if (entries_to > entries_.capacity()) {
+    if (entries_.empty()) std::vector<Entry>().swap(entries_);
+    entries_.reserve(entries_to);
   }
   entries_.push_back(
       Entry{hashkey, arena_.size(),
@@ -252,7 +306,6 @@ absl::Status ExternalSorter::Hold(uint64_t hashkey, std::string_view key,
             static_cast<uint32_t>(value.size())});
   arena_.insert(arena_.end(), key.begin(), key.end());
   arena_.insert(arena_.end(), value.begin(), value.end());
-  peak_memory_ = std::max(peak_memory_, MemoryInUse());
   return absl::OkStatus();
 }
 
@@ -271,6 +324,9 @@ void ExternalSorter::SortHeld() {
 }
 
 absl::Status ExternalSorter::SpillHeld() {
+  const bool first_run = runs_.empty();
+  const uint64_t arena_used = arena_.size();
+  const uint64_t entries_used = entries_.size() * kEntryBytes;
   SortHeld();
   std::string path;
   absl::StatusOr<std::unique_ptr<durable::File>> file = CreateRunFile(&path);
@@ -295,6 +351,20 @@ absl::Status ExternalSorter::SpillHeld() {
     // An oversized record's room is not kept.
     std::vector<char>().swap(arena_);
     std::vector<Entry>().swap(entries_);
+  } else if (first_run && arena_used + entries_used > 0) {
+    // The first run's buffers grew in steps, each copy counted against the
+    // budget, so they end below it. Empty now, they are made again at
+    // the whole budget, split as the first run's records were: the runs
+    // after it hold as much as the budget allows, with no copy.
+    const uint64_t budget = options_.memory_bytes;
+    const uint64_t arena_to =
+        static_cast<uint64_t>(static_cast<long double>(budget) * arena_used /
+                              (arena_used + entries_used));
+    std::vector<char>().swap(arena_);
+    std::vector<Entry>().swap(entries_);
+    arena_.reserve(arena_to);
+    entries_.reserve((budget - arena_to) / kEntryBytes);
+    peak_memory_ = std::max(peak_memory_, MemoryInUse());
   }
   return absl::OkStatus();
 }

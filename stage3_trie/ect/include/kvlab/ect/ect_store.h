@@ -152,9 +152,10 @@ class EctStore final : public KVStore {
   // Index, tables and buffer.
   std::optional<size_t> MemoryUsage() const override;
   bool IsThreadSafe() const override { return true; }
-  // Every buffered tombstone names a key of the file, no key is both put and
-  // tombstoned, every pair of the file is where the index says, and the
-  // counts agree. Reads the whole file.
+  // Every buffered tombstone names a key of the file or one put since (its
+  // removal ran out of memory: shadowed), every pair of the file is where
+  // the index says, and the counts agree: buffered new keys, shadowed
+  // tombstones, the file's pairs. Reads the whole file.
   absl::Status CheckInvariants() const override;
   // One bucket's trie decoded from its bits: the bucket of from_key (which
   // must be stored: NotFound if not), or else the first that holds keys.

@@ -15,8 +15,12 @@
 // a caller that keeps the last of them gets "the last write wins".
 //
 // Memory: the records held (their key and value bytes in one arena plus
-// 24 bytes each, counted by capacity) stay within `memory_bytes`, except
-// that one record larger than the budget is held alone. Writing a run adds
+// 24 bytes each, counted by capacity, and while a buffer grows its old copy
+// too) stay within `memory_bytes`, except that one record larger than the
+// budget is held alone. The first run's buffers double up to a 64th of the
+// budget, then grow once to the budget less their old copies; those of the
+// runs after it are made at the whole budget. Both splits between key and
+// value bytes and entries follow the records held. Writing a run adds
 // one write block, and merging adds one read block per run merged; a block
 // is memory_bytes / (max_fan_in + 1) bytes, at least 4 KiB and at most
 // 1 MiB.
@@ -92,7 +96,8 @@ class ExternalSorter {
   // Run files written so far, merge passes included, and their bytes.
   uint64_t runs_written() const { return runs_written_; }
   uint64_t bytes_written() const { return bytes_written_; }
-  // The most memory the held records took (arena and entry capacities).
+  // The most memory the held records took (arena and entry capacities, a
+  // growing buffer's old copy included).
   uint64_t peak_memory_bytes() const { return peak_memory_; }
 
  private:
@@ -131,6 +136,8 @@ class ExternalSorter {
   // order added until sorted.
   std::vector<char> arena_;  // a vector: reserve() gives exactly what it asks
   std::vector<Entry> entries_;
+  // The first run's buffers were grown to (nearly) the whole budget.
+  bool sized_ = false;
 
   std::vector<Run> runs_;
   std::vector<std::string> paths_;  // every run file made, to remove
