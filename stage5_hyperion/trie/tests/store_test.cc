@@ -128,6 +128,49 @@ TEST(HyperionStore, DeletingEverythingReturnsToEmptyMemory) {
   EXPECT_EQ(store.MemoryUsage(), empty_usage);
 }
 
+// Puts against a std::map, on keys from a three-letter alphabet and from
+// bytes 1 to 3 (so that suffixes split into new containers whose keys end
+// at T-nodes and S-nodes, siblings are delta-coded from their base, and
+// embedded containers grow): each Put's answer, the key read back, and at
+// checkpoints the checker (canonical deltas, embedded sizes), Size and
+// every pair by Scan. Once with the default embedding budget, once with a
+// small one.
+TEST(HyperionInsert, PutsAgainstAMap) {
+  for (const uint32_t embed_limit : {144u, 16u}) {
+    SCOPED_TRACE(embed_limit);
+    HyperionTrie store(HyperionOptions{.embed_limit = embed_limit});
+    std::mt19937_64 rng(31);
+    std::map<std::string, std::string> model;
+    const uint64_t n = testing::Scaled(3'000, 300);
+    for (uint64_t i = 0; i < n; ++i) {
+      std::string k(1 + rng() % 7, ' ');
+      const char base = i % 2 == 0 ? 'a' : '\x01';
+      for (char& c : k) c = char(base + rng() % 3);
+      const std::string v = rng() % 8 == 0 ? std::string(40, char('A' + i % 26))
+                                           : std::to_string(i);
+      const size_t size_before = store.Size();
+      ASSERT_TRUE(store.Put(k, v).ok()) << k;
+      const bool is_new = model.count(k) == 0;
+      model[k] = v;
+      ASSERT_EQ(store.Size(), size_before + (is_new ? 1 : 0)) << k;
+      std::string got;
+      ASSERT_TRUE(store.Get(k, &got)) << k;
+      ASSERT_EQ(got, v) << k;
+      if (i % 100 == 0 || i + 1 == n) {
+        ASSERT_EQ(store.CheckInvariants(), absl::OkStatus()) << "after " << k;
+        const std::vector<std::pair<std::string, std::string>> expected(
+            model.begin(), model.end());
+        ASSERT_TRUE(ScanAll(store, "") == expected) << "after putting " << k;
+      }
+    }
+    for (const auto& [k, v] : model) {
+      std::string got;
+      ASSERT_TRUE(store.Get(k, &got)) << k;
+      ASSERT_EQ(got, v) << k;
+    }
+  }
+}
+
 // Deletes against a std::map, on keys from a three-letter alphabet (so
 // that they share prefixes, end at T-nodes, S-nodes, suffixes and inside
 // embedded containers): each Delete's answer, the deleted key gone, the
