@@ -222,6 +222,53 @@ TEST(CompactionTest, EmptiesEveryBinItCanAndPacksTheRest) {
   owner.FreeAll();
 }
 
+// The moves fill the densest target first and go on to the next once it
+// is full: bin 0 has six holes, bin 1 is half full, bin 2 holds 100
+// chunks. Bin 2's chunks, in order, land in bin 0's holes and then in
+// bin 1's lowest free chunks.
+TEST(CompactionTest, AFullTargetIsLeftForTheNextDensest) {
+  MemoryManager mm;
+  Owner owner(&mm);
+  for (size_t i = 0; i < 3 * kChunksPerBin; ++i) owner.Add(32);
+  const std::vector<uint32_t> holes = {7, 100, 1000, 2000, 3000, 4095};
+  for (uint32_t chunk : holes) owner.Remove(chunk);
+  for (size_t i = kChunksPerBin + 2000; i < 2 * kChunksPerBin; ++i) {
+    owner.Remove(i);
+  }
+  std::vector<size_t> survivors;  // bin 2's, every 40th chunk
+  for (size_t i = 2 * kChunksPerBin; i < 3 * kChunksPerBin; ++i) {
+    if (i % 40 == 0 && survivors.size() < 100) {
+      survivors.push_back(i);
+    } else {
+      owner.Remove(i);
+    }
+  }
+  ASSERT_EQ(owner.Get(survivors[0]).bin(), 2u);
+
+  const CompactionStats begun = mm.BeginCompaction();
+  EXPECT_EQ(begun.bins_released, 1u);
+  EXPECT_EQ(begun.chunks_moved, 100u);
+  EXPECT_EQ(owner.ForwardAll(), 100u);
+  for (size_t j = 0; j < survivors.size(); ++j) {
+    const HyperionPointer hp = owner.Get(survivors[j]);
+    EXPECT_EQ(hp.metabin(), 0u) << j;
+    if (j < holes.size()) {
+      EXPECT_EQ(hp.bin(), 0u) << j;
+      EXPECT_EQ(hp.chunk(), holes[j]) << j;
+    } else {
+      EXPECT_EQ(hp.bin(), 1u) << j;
+      EXPECT_EQ(hp.chunk(), 2000 + (j - holes.size())) << j;
+    }
+  }
+  mm.FinishCompaction();
+  const SuperbinStats s = mm.Stats().superbins[1];
+  EXPECT_EQ(s.bins, 2u);
+  EXPECT_EQ(s.chunks_in_use, kChunksPerBin + 2000 + 100 - holes.size());
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
+  ASSERT_NO_FATAL_FAILURE(owner.CheckAll(/*grow=*/true));
+  owner.FreeAll();
+}
+
 TEST(CompactionTest, SuperbinZeroPointersStayPut) {
   MemoryManager mm;
   Owner owner(&mm);

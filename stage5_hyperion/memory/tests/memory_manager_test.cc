@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <set>
@@ -246,6 +247,41 @@ TEST(MemoryManagerTest, ExtendedGrowthReallocatesOnlyAtStepEdges) {
   EXPECT_EQ(block_changes, 212u);
   mm.Free(hp);
   EXPECT_EQ(mm.Stats().superbins[0].extended_heap_bytes, 0u);
+}
+
+// A heap block that grows past its room moves to one the C library may
+// have used before: its bytes past the old size must read zero anyway.
+// Just before each growth a block of the new held size is dirtied and
+// freed, which glibc's realloc then tends to hand out (the freed block
+// itself, or the top of the heap it went back to; ASan's fills new
+// blocks with 0xbe); the kept bytes are checked against a model.
+TEST(MemoryManagerTest, ExtendedGrowthZeroesTheBytesAMovedBlockAdds) {
+  MemoryManager mm;
+  std::vector<uint8_t> expected;
+  HyperionPointer hp = mm.Allocate(kMaxSmallSize + 1);
+  expected.assign(kMaxSmallSize + 1, 0);
+  std::vector<void*> fences;
+  for (size_t size = kMaxSmallSize + 1; size < 40000; size += 1000) {
+    const size_t new_size = size + 1000;
+    void* dirty = std::malloc(ExtendedHeldSize(new_size));
+    ASSERT_NE(dirty, nullptr);
+    std::memset(dirty, 0xa5, ExtendedHeldSize(new_size));
+    fences.push_back(std::malloc(64));  // keeps `dirty` off the heap's top
+    std::free(dirty);
+    const HyperionPointer same = mm.Reallocate(hp, new_size);
+    ASSERT_EQ(same, hp);  // superbin 0: the record stays, the block moves
+    auto* bytes = static_cast<uint8_t*>(mm.Resolve(hp));
+    ASSERT_EQ(std::memcmp(bytes, expected.data(), size), 0) << new_size;
+    for (size_t i = size; i < new_size; ++i) {
+      ASSERT_EQ(bytes[i], 0) << i << " of " << new_size;
+    }
+    for (size_t i = size; i < new_size; ++i) bytes[i] = uint8_t(i % 251 + 1);
+    expected.insert(expected.end(), bytes + size, bytes + new_size);
+  }
+  for (void* p : fences) std::free(p);
+  mm.Free(hp);
+  EXPECT_EQ(mm.Stats().superbins[0].extended_heap_bytes, 0u);
+  EXPECT_EQ(mm.CheckConsistency(), absl::OkStatus());
 }
 
 TEST(MemoryManagerTest, ExactFitHoldsNoRoomUntilItGrows) {

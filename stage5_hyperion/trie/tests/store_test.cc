@@ -3,6 +3,7 @@
 // child containers, scans from every kind of start position, options.
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <random>
@@ -125,6 +126,103 @@ TEST(HyperionStore, DeletingEverythingReturnsToEmptyMemory) {
   EXPECT_TRUE(store.root().IsNull());
   EXPECT_EQ(store.memory().Stats().Total().chunks_in_use, 0u);
   EXPECT_EQ(store.MemoryUsage(), empty_usage);
+}
+
+// Puts against a std::map, on keys from a three-letter alphabet and from
+// bytes 1 to 3 (so that suffixes split into new containers whose keys end
+// at T-nodes and S-nodes, siblings are delta-coded from their base, and
+// embedded containers grow): each Put's answer, the key read back, and at
+// checkpoints the checker (canonical deltas, embedded sizes), Size and
+// every pair by Scan. Once with the default embedding budget, once with a
+// small one.
+TEST(HyperionInsert, PutsAgainstAMap) {
+  for (const uint32_t embed_limit : {144u, 16u}) {
+    SCOPED_TRACE(embed_limit);
+    HyperionTrie store(HyperionOptions{.embed_limit = embed_limit});
+    std::mt19937_64 rng(31);
+    std::map<std::string, std::string> model;
+    const uint64_t n = testing::Scaled(3'000, 300);
+    for (uint64_t i = 0; i < n; ++i) {
+      std::string k(1 + rng() % 7, ' ');
+      const char base = i % 2 == 0 ? 'a' : '\x01';
+      for (char& c : k) c = char(base + rng() % 3);
+      const std::string v = rng() % 8 == 0 ? std::string(40, char('A' + i % 26))
+                                           : std::to_string(i);
+      const size_t size_before = store.Size();
+      ASSERT_TRUE(store.Put(k, v).ok()) << k;
+      const bool is_new = model.count(k) == 0;
+      model[k] = v;
+      ASSERT_EQ(store.Size(), size_before + (is_new ? 1 : 0)) << k;
+      std::string got;
+      ASSERT_TRUE(store.Get(k, &got)) << k;
+      ASSERT_EQ(got, v) << k;
+      if (i % 100 == 0 || i + 1 == n) {
+        ASSERT_EQ(store.CheckInvariants(), absl::OkStatus()) << "after " << k;
+        const std::vector<std::pair<std::string, std::string>> expected(
+            model.begin(), model.end());
+        ASSERT_TRUE(ScanAll(store, "") == expected) << "after putting " << k;
+      }
+    }
+    for (const auto& [k, v] : model) {
+      std::string got;
+      ASSERT_TRUE(store.Get(k, &got)) << k;
+      ASSERT_EQ(got, v) << k;
+    }
+  }
+}
+
+// Deletes against a std::map, on keys from a three-letter alphabet (so
+// that they share prefixes, end at T-nodes, S-nodes, suffixes and inside
+// embedded containers): each Delete's answer, the deleted key gone, the
+// neighbours intact (a removed node's next sibling is re-encoded), and at
+// checkpoints the checker and every remaining pair by Get and by Scan.
+TEST(HyperionErase, DeletesAgainstAMap) {
+  HyperionTrie store;
+  std::mt19937_64 rng(17);
+  std::map<std::string, std::string> model;
+  const uint64_t n = testing::Scaled(4'000, 400);
+  for (uint64_t i = 0; i < n; ++i) {
+    std::string k(1 + rng() % 7, ' ');
+    for (char& c : k) c = char('a' + rng() % 3);
+    // Short values stay inline; a few go to chunks of their own.
+    std::string v = rng() % 8 == 0 ? std::string(40, char('A' + i % 26))
+                                   : std::to_string(i);
+    ASSERT_TRUE(store.Put(k, v).ok());
+    model[k] = v;
+  }
+  ASSERT_EQ(store.CheckInvariants(), absl::OkStatus());
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : model) keys.push_back(k);
+  std::shuffle(keys.begin(), keys.end(), rng);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const std::string& k = keys[i];
+    ASSERT_TRUE(store.Delete(k)) << k;
+    model.erase(k);
+    ASSERT_FALSE(store.Get(k, nullptr)) << k;
+    ASSERT_FALSE(store.Delete(k)) << k;
+    // The keys next to it in order, which may share its container.
+    const auto next = model.lower_bound(k);
+    std::string v;
+    if (next != model.end()) {
+      ASSERT_TRUE(store.Get(next->first, &v)) << "after deleting " << k;
+      ASSERT_EQ(v, next->second);
+    }
+    if (next != model.begin() && !model.empty()) {
+      const auto before = std::prev(next);
+      ASSERT_TRUE(store.Get(before->first, &v)) << "after deleting " << k;
+      ASSERT_EQ(v, before->second);
+    }
+    if (i % 50 == 0 || model.size() < 20) {
+      ASSERT_EQ(store.CheckInvariants(), absl::OkStatus()) << "after " << k;
+      ASSERT_EQ(store.Size(), model.size());
+      const std::vector<std::pair<std::string, std::string>> expected(
+          model.begin(), model.end());
+      ASSERT_TRUE(ScanAll(store, "") == expected) << "after deleting " << k;
+    }
+  }
+  EXPECT_EQ(store.Size(), 0u);
+  EXPECT_TRUE(store.root().IsNull());
+  EXPECT_EQ(store.memory().Stats().Total().chunks_in_use, 0u);
 }
 
 // The root container's node bytes.
@@ -385,6 +483,58 @@ TEST(HyperionStore, GetNthThroughChildContainers) {
   ASSERT_TRUE(store.GetNth(0, &k, nullptr));
   EXPECT_EQ(k, keys[1]);
   EXPECT_EQ(store.CheckInvariants(), absl::OkStatus());
+}
+
+// Every rank against a std::map, on keys of every shape in one store:
+// three-letter ones (ending at T-nodes and S-nodes, in embedded
+// containers), long random tails (suffix children) and dense three-byte
+// ones (pointer children and their counts); then again after deleting a
+// third of them.
+TEST(HyperionGetNth, EveryRankAgainstAMap) {
+  HyperionTrie store;
+  std::mt19937_64 rng(23);
+  std::map<std::string, std::string> model;
+  const uint64_t n = testing::Scaled(3'000, 300);
+  for (uint64_t i = 0; i < n; ++i) {
+    std::string k;
+    if (i % 3 == 0) {
+      k.assign(1 + rng() % 6, ' ');
+      for (char& c : k) c = char('a' + rng() % 3);
+    } else if (i % 3 == 1) {
+      k.assign(3 + rng() % 12, ' ');
+      for (char& c : k) c = char('a' + rng() % 26);
+    } else {
+      const uint32_t v = uint32_t(i * 7);
+      k = {'\x01', char(v >> 16), char(v >> 8), char(v)};
+    }
+    const std::string v = std::to_string(i);
+    ASSERT_TRUE(store.Put(k, v).ok());
+    model[k] = v;
+  }
+  ASSERT_EQ(store.CheckInvariants(), absl::OkStatus());
+  const auto check_every_rank = [&] {
+    ASSERT_EQ(store.Size(), model.size());
+    uint64_t rank = 0;
+    std::string k, v;
+    for (const auto& [key, value] : model) {
+      ASSERT_TRUE(store.GetNth(rank, &k, &v)) << rank;
+      ASSERT_EQ(k, key) << rank;
+      ASSERT_EQ(v, value) << rank;
+      ++rank;
+    }
+    EXPECT_FALSE(store.GetNth(rank, &k, &v));
+  };
+  ASSERT_NO_FATAL_FAILURE(check_every_rank());
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : model) keys.push_back(k);
+  std::shuffle(keys.begin(), keys.end(), rng);
+  keys.resize(keys.size() / 3);
+  for (const std::string& k : keys) {
+    ASSERT_TRUE(store.Delete(k)) << k;
+    model.erase(k);
+  }
+  ASSERT_EQ(store.CheckInvariants(), absl::OkStatus());
+  ASSERT_NO_FATAL_FAILURE(check_every_rank());
 }
 
 TEST(HyperionStore, ScanFromEveryKindOfStartPosition) {
