@@ -19,8 +19,10 @@ min(value / threshold, 1).
 
 The operators x>= and x<= (a workload metric other than correct) judge the
 submission against the kit's reference store, run beside it in the same
-session: the ratio submission / reference of the metric's medians must be
-at least, or at most, the threshold. min and max are floors, absolute
+session, round by round: the median of the rounds' ratios submission /
+reference earns all the points at or past the threshold, none at half it
+(x>=) or twice it (x<=), and in proportion between (RATIO_SPAN). min and
+max are floors, absolute
 bounds with 0 points that the metric must also meet for its ratio line to
 earn anything:
 
@@ -46,6 +48,9 @@ PART_METRICS = ("build", "test_groups", "asan_clean", "tsan_clean",
 COURSE_N = 10_000_000
 # Operators judging the ratio submission / reference.
 RATIO_OPS = ("x>=", "x<=")
+# A ratio line's points fall in proportion from the line to RATIO_SPAN
+# times as far from it: x>= 0.5 earns nothing at 0.25, x<= 2 nothing at 4.
+RATIO_SPAN = 2.0
 # Absolute bounds that gate a ratio line of the same metric.
 FLOOR_OPS = ("min", "max")
 
@@ -190,14 +195,34 @@ def for_submission(rules):
                                                         r.floor)]
 
 
+def ratio_fraction(rule, value):
+    """The fraction of an x>= or x<= line's points a ratio earns: 1 on
+    the line's side of it, 0 beyond RATIO_SPAN times as far (half the line
+    for x>=, twice it for x<=), in proportion between. A ratio that noise
+    pushes just past the line costs a few points, not the line's all."""
+    t = rule.threshold
+    if rule.op == "x>=":
+        zero = t / RATIO_SPAN
+        fraction = (value - zero) / (t - zero)
+    else:
+        zero = t * RATIO_SPAN
+        fraction = (zero - value) / (zero - t)
+    return min(max(fraction, 0.0), 1.0)
+
+
 def judge(rule, value):
     """(points earned, passed) for a measured value (for an x>= or x<=
-    rule, the ratio submission / reference); None fails."""
+    rule, the ratio submission / reference, earning points in proportion
+    short of the line: ratio_fraction); None fails."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return 0.0, False
     if rule.op == "share":
         fraction = min(max(value / rule.threshold, 0.0), 1.0)
         return rule.points * fraction, fraction >= 1.0
+    if rule.relative:
+        fraction = ratio_fraction(rule, value)
+        # Tenths of a point: a report need not show a ratio's noise.
+        return round(rule.points * fraction, 1), fraction >= 1.0
     at_least = rule.op in (">=", "x>=", "min")
     passed = (value >= rule.threshold if at_least else
               value <= rule.threshold if rule.op in ("<=", "x<=", "max")

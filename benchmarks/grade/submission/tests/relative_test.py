@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Unit tests of speed and memory graded against the reference store: the
-rubric's ratio lines and floors, the rounds taking turns, the medians and
-ratios, and the workload part they score, with a fake kvgrade. Standard
-library only; well under a second."""
+rubric's ratio lines and floors and their partial points, the rounds and
+which side runs first, the pairing of each round's runs, the median of the
+rounds' ratios, and the workload part they score, with a fake kvgrade.
+Standard library only; well under a second."""
 
 import argparse
 import os
@@ -64,14 +65,34 @@ class RatioRubricTest(unittest.TestCase):
         rules = {(r.metric, r.op): r for r in rubric.parse_rubric(RUBRIC)}
         judge = rubric.judge
         self.assertEqual(judge(rules["tps", "x>="], 0.5), (25.0, True))
-        self.assertEqual(judge(rules["tps", "x>="], 0.49), (0.0, False))
+        self.assertEqual(judge(rules["tps", "x>="], 3.0), (25.0, True))
         self.assertEqual(judge(rules["load_seconds", "x<="], 2.0),
                          (15.0, True))
-        self.assertEqual(judge(rules["load_seconds", "x<="], 2.01),
-                         (0.0, False))
+        self.assertEqual(judge(rules["load_seconds", "x<="], 0.1),
+                         (15.0, True))
         self.assertEqual(judge(rules["tps", "min"], 9999)[1], False)
         self.assertEqual(judge(rules["bytes_per_key", "max"], 330)[1], True)
         self.assertEqual(judge(rules["tps", "x>="], None), (0.0, False))
+
+    def test_short_of_a_ratio_line_points_fall_in_proportion(self):
+        rules = {(r.metric, r.op): r for r in rubric.parse_rubric(RUBRIC)}
+        judge = rubric.judge
+        tps, load = rules["tps", "x>="], rules["load_seconds", "x<="]
+        # x>= 0.5: all at 0.5, none at 0.25 (half the line), linear between.
+        self.assertEqual(judge(tps, 0.49), (24.0, False))
+        self.assertEqual(judge(tps, 0.45), (20.0, False))
+        self.assertEqual(judge(tps, 0.375), (12.5, False))
+        self.assertEqual(judge(tps, 0.25), (0.0, False))
+        self.assertEqual(judge(tps, 0.1), (0.0, False))
+        # x<= 2: all at 2, none at 4 (twice the line).
+        self.assertEqual(judge(load, 2.2), (13.5, False))
+        self.assertEqual(judge(load, 3.0), (7.5, False))
+        self.assertEqual(judge(load, 4.0), (0.0, False))
+        self.assertEqual(judge(load, 9.0), (0.0, False))
+        # Absolute lines and floors stay all or nothing.
+        self.assertEqual(judge(rules["tps", ">="], 39999), (0.0, False))
+        self.assertEqual(judge(rules["bytes_per_key", "<="], 221),
+                         (0.0, False))
 
     def test_a_ratio_does_not_scale_with_n_and_a_load_floor_does(self):
         rules = {(r.metric, r.op): r for r in rubric.parse_rubric(RUBRIC)}
@@ -115,7 +136,7 @@ def run(tps, correct=True, **more):
 
 
 class InterleaveTest(unittest.TestCase):
-    def test_rounds_take_turns_submission_first(self):
+    def test_rounds_alternate_which_side_runs_first(self):
         order = []
 
         def mine(i):
@@ -126,11 +147,16 @@ class InterleaveTest(unittest.TestCase):
             order.append(f"B{i}")
             return run(200 + i)
 
-        session = relative.interleave(mine, ref, 3)
-        self.assertEqual(order, ["A1", "B1", "A2", "B2", "A3", "B3"])
+        session = relative.interleave(mine, ref, 5)
+        self.assertEqual(order, ["B1", "A1", "A2", "B2", "B3", "A3", "A4",
+                                 "B4", "B5", "A5"])
+        self.assertEqual(session.first, ["reference", "submission"] * 2 +
+                         ["reference"])
         self.assertTrue(session.correct and session.reference_correct)
-        self.assertEqual([r.metrics["tps"] for r in session.reference],
-                         [201, 202, 203])
+        # Each round's two runs are paired, whichever ran first.
+        self.assertEqual([(a.metrics["tps"], b.metrics["tps"])
+                          for a, b in session.pairs()],
+                         [(100 + i, 200 + i) for i in range(1, 6)])
 
     def test_a_wrong_submission_stops_the_rounds(self):
         order = []
@@ -145,9 +171,11 @@ class InterleaveTest(unittest.TestCase):
             return run(9)
 
         session = relative.interleave(mine, ref, 3)
-        self.assertEqual(order, ["A1", "B1", "A2"])
+        self.assertEqual(order, ["B1", "A1", "A2"])
         self.assertFalse(session.correct)
         self.assertEqual(session.reason, "checked phase: wrong")
+        # The round whose submission run failed is no pair.
+        self.assertEqual(len(session.pairs()), 1)
 
     def test_a_failed_reference_is_not_run_again(self):
         order = []
@@ -161,9 +189,11 @@ class InterleaveTest(unittest.TestCase):
             return run(0, correct=False)
 
         session = relative.interleave(mine, ref, 3)
-        self.assertEqual(order, ["A1", "B1", "A2", "A3"])
+        self.assertEqual(order, ["B1", "A1", "A2", "A3"])
         self.assertTrue(session.correct)
         self.assertFalse(session.reference_correct)
+        self.assertEqual(session.pairs(), [])
+        self.assertEqual(relative.paired_ratios(session, ["tps"]), {})
 
     def test_medians_and_ratios(self):
         runs = [run(300, bytes_per_key=200), run(100, bytes_per_key=210),
@@ -188,6 +218,43 @@ class InterleaveTest(unittest.TestCase):
             {"load_seconds": 0.3}, {"load_seconds": 0.02})["load_seconds"],
             3.0)
         self.assertIsNone(relative.ratio(None, 1.0))
+
+    def test_the_median_of_the_rounds_ratios_not_the_ratio_of_medians(self):
+        # A burst of load hits the submission in round 1 and the reference
+        # in round 2; each round's ratio is what counts.
+        session = relative.Session(
+            [run(100), run(200), run(50)], [run(50), run(400), run(50)])
+        self.assertEqual(relative.round_ratios(session, ["tps"]),
+                         {"tps": [2.0, 0.5, 1.0]})
+        self.assertEqual(relative.paired_ratios(session, ["tps"]),
+                         {"tps": 1.0})
+        # The ratio of the medians would be 100 / 50.
+        self.assertEqual(relative.ratios(relative.medians(session.submission),
+                                         relative.medians(session.reference))
+                         ["tps"], 2.0)
+        # Paired by round: shifted by one, the ratios would differ.
+        slow = relative.Session([run(10), run(20), run(40)],
+                                [run(20), run(40), run(80)])
+        self.assertEqual(relative.paired_ratios(slow, ["tps"]),
+                         {"tps": 0.5})
+        # An even count: the mean of the middle two.
+        four = relative.Session([run(1), run(2), run(3), run(8)],
+                                [run(1)] * 4)
+        self.assertEqual(relative.paired_ratios(four, ["tps"])["tps"], 2.5)
+
+    def test_cpu_throughput_is_operations_per_cpu_second(self):
+        metrics = {"timed_ops": 600, "timed_cpu_seconds": 3.0, "tps": 100}
+        self.assertEqual(relative.with_cpu_metrics(metrics)["cpu_tps"], 200)
+        self.assertNotIn("cpu_tps", relative.with_cpu_metrics(
+            {"timed_ops": 600, "timed_cpu_seconds": 0}))
+        session = relative.Session(
+            [relative.Run({"timed_ops": 300, "timed_cpu_seconds": 1.0,
+                           "tps": 100}, True)],
+            [relative.Run({"timed_ops": 600, "timed_cpu_seconds": 1.5,
+                           "tps": 300}, True)])
+        got = relative.paired_ratios(session, ["tps", "cpu_tps"])
+        self.assertAlmostEqual(got["tps"], 1 / 3)
+        self.assertAlmostEqual(got["cpu_tps"], 300 / 400)
 
 
 class FakeKvgrade:
@@ -257,7 +324,8 @@ class WorkloadPartTest(unittest.TestCase):
                (figures(5.5, 98000, 200), True)]
         part, workload, fake, _ = self.score(mine, ref)
         self.assertEqual([c[0] for c in fake.calls],
-                         ["mine", "reference"] * 3)
+                         ["reference", "mine", "mine", "reference",
+                          "reference", "mine"])
         # Same seconds, N, threads, seed and limits on both sides.
         self.assertEqual(len({repr(c[1:]) for c in fake.calls}), 1)
         # cpu_seconds, without a ratio line, is judged as it is.
@@ -266,12 +334,19 @@ class WorkloadPartTest(unittest.TestCase):
         self.assertEqual(workload["rounds"], 3)
         self.assertEqual(workload["metrics"]["tps"], 100000)
         self.assertEqual(workload["reference"]["metrics"]["tps"], 98000)
+        # The median of the rounds' ratios (250/240, 90/95, 100/98).
         self.assertAlmostEqual(workload["ratios"]["tps"], 100000 / 98000)
+        self.assertEqual([round(x, 3) for x in
+                          workload["round_ratios"]["tps"]],
+                         [1.042, 0.947, 1.02])
+        self.assertEqual(workload["first"],
+                         ["reference", "submission", "reference"])
         self.assertEqual(len(workload["runs"]["reference"]), 3)
-        self.assertIn("median of 3 rounds each", part.reason)
+        self.assertIn("3 rounds, each beside the reference's avl: the "
+                      "median of their ratios", part.reason)
         tps = [d for d in part.details if d.name == "tps >= 0.5 x ref"][0]
-        self.assertEqual(tps.text,
-                         "1.02 x: 100,000 vs the reference's 98,000")
+        self.assertEqual(tps.text, "1.02 x (1.04 0.95 1.02): 100,000 vs "
+                         "the reference's 98,000")
         block = report.format_block(report.Grade(
             submission="s", sha256="0", stage="stage1", store="avl",
             kit_commit="k", date="d", machine={
@@ -279,13 +354,14 @@ class WorkloadPartTest(unittest.TestCase):
                 "kernel": "k"}, builds={},
             options={"n": 1, "rounds": 3}, limits={}, parts=[part],
             workload=workload, notes=[], logs=""))
-        self.assertIn("workload: tps >= 0.5 x ref | PASS | 25/25 | 1.02 x: "
-                      "100,000 vs the reference's 98,000", block)
+        self.assertIn("workload: tps >= 0.5 x ref | PASS | 25/25 | 1.02 x "
+                      "(1.04 0.95 1.02): 100,000 vs the reference's 98,000",
+                      block)
         self.assertIn("workload: n=1 rounds=3", block)
 
-    def test_half_as_fast_and_too_big_loses_those_lines_only(self):
-        mine = [(figures(9.0, 40000, 300), True)] * 3
-        ref = [(figures(3.0, 100000, 200), True)] * 3
+    def test_a_fifth_as_fast_and_too_big_loses_those_lines_only(self):
+        mine = [(figures(13.0, 20000, 320), True)] * 3
+        ref = [(figures(3.0, 100000, 100), True)] * 3
         part, _, _, _ = self.score(mine, ref)
         earned = {d.name: d.points for d in part.details}
         self.assertEqual(earned["load_seconds <= 2 x ref"], 0)
@@ -293,6 +369,17 @@ class WorkloadPartTest(unittest.TestCase):
         self.assertEqual(earned["bytes_per_key <= 1.25 x ref"], 0)
         self.assertEqual(earned["correct == 1"], 40)
         self.assertEqual(part.points, 45)
+
+    def test_a_little_short_of_a_line_loses_a_little(self):
+        mine = [(figures(3.3, 45000, 200), True)] * 3
+        ref = [(figures(3.0, 100000, 200), True)] * 3
+        part, _, _, _ = self.score(mine, ref)
+        detail = {d.name: d for d in part.details}
+        self.assertEqual(detail["tps >= 0.5 x ref"].points, 20.0)
+        self.assertFalse(detail["tps >= 0.5 x ref"].passed)
+        self.assertEqual(detail["load_seconds <= 2 x ref"].points, 15)
+        self.assertEqual(part.points, 100)
+        self.assertFalse(part.passed)
 
     def test_a_floor_that_fails_takes_its_ratio_lines_points(self):
         # As fast as a reference that is itself hopelessly slow.
@@ -311,7 +398,7 @@ class WorkloadPartTest(unittest.TestCase):
         ref = [(figures(2.0, 250000, 200), True)]
         part, workload, fake, _ = self.score(mine, ref)
         self.assertEqual([c[0] for c in fake.calls],
-                         ["mine", "reference", "mine"])
+                         ["reference", "mine", "mine"])
         self.assertEqual(part.points, 0)
         self.assertFalse(workload["correct"])
         self.assertIn("course check failed", part.reason)
