@@ -50,7 +50,6 @@ import dataclasses
 import fcntl
 import os
 import shutil
-import statistics
 import sys
 import time
 
@@ -669,13 +668,11 @@ class Grader:
             ref_metrics = relative.medians(session.reference, sorted({
                 k for r in session.reference for k in r.metrics})) \
                 if not ref_why else {}
-            scored = sorted({r.metric for r in rules if r.relative} |
-                            (set(rubric.WORKLOAD_METRICS) - {"correct"}))
-            each = relative.round_ratios(session, scored +
-                                         list(relative.CPU_METRICS)) \
-                if not ref_why else {}
-            ratios = {m: statistics.median(v)
-                      for m, v in each.items() if m in scored}
+            scored = sorted(set(rubric.WORKLOAD_METRICS) - {"correct"})
+            ratios, rounds = relative.judged_ratios(session, scored) \
+                if not ref_why else ({}, {})
+            wall = relative.paired_ratios(session, list(
+                relative.SCORED_AS)) if not ref_why else {}
             if ref_why:
                 self.notes.append(f"no speed compared: {ref_why}")
             workload.update({
@@ -684,11 +681,8 @@ class Grader:
                               "failure": ref_why, "metrics": ref_metrics,
                               "rounds": len(session.reference)},
                 "ratios": ratios,
-                "round_ratios": {m: v for m, v in each.items()
-                                 if m in scored},
-                "cpu_ratios": {m: statistics.median(v)
-                               for m, v in each.items()
-                               if m in relative.CPU_METRICS},
+                "round_ratios": rounds,
+                "wall_ratios": wall,
                 "first": session.first,
                 "runs": {"submission": [r.metrics for r in
                                         session.submission],
@@ -710,7 +704,8 @@ class Grader:
                 earned, passed = rubric.judge(r, value)
                 shown = self.ratio_text(r.metric, metrics, ref_metrics,
                                         value, ref_why,
-                                        workload.get("round_ratios", {}))
+                                        workload.get("round_ratios", {}),
+                                        workload.get("wall_ratios", {}))
                 if earned and not floors_ok.get(r.metric, True):
                     earned, passed = 0.0, False
                     shown += f" (no points: {r.metric}'s floor fails)"
@@ -736,18 +731,24 @@ class Grader:
         return part, workload
 
     @staticmethod
-    def ratio_text(metric, mine, reference, ratio, why, rounds=None):
-        """"0.97 x (0.95 0.97 0.99): 241,000 vs the reference's 248,000":
-        the median of the rounds' ratios, each round's, and the medians of
-        the two sides' figures."""
+    def ratio_text(metric, mine, reference, ratio, why, rounds=None,
+                   wall=None):
+        """"0.97 x per CPU s (0.95 0.97 0.99), wall 0.91 x: 241,000 vs the
+        reference's 248,000": the judged ratio (the median of the rounds'
+        ratios, per CPU second for a speed metric), each round's, the
+        wall-clock ratio, and the medians of the two sides' figures."""
         if ratio is None:
             return (f"{report.number(mine.get(metric))}, no reference "
                     f"figure" + (f" ({why})" if why else ""))
         each = (rounds or {}).get(metric, [])
         listed = f" ({' '.join(f'{x:.2f}' for x in each)})" \
             if len(each) > 1 else ""
-        return (f"{ratio:.2f} x{listed}: {report.number(mine.get(metric))} "
-                f"vs the reference's {report.number(reference.get(metric))}")
+        cpu = " per CPU s" if metric in relative.SCORED_AS else ""
+        clock = (wall or {}).get(metric)
+        clock = f", wall {clock:.2f} x" if clock is not None else ""
+        return (f"{ratio:.2f} x{cpu}{listed}{clock}: "
+                f"{report.number(mine.get(metric))} vs the reference's "
+                f"{report.number(reference.get(metric))}")
 
 
 UNSANDBOXED_WARNING = """\

@@ -298,9 +298,14 @@ def grader(rubric_text, rounds=3):
     return g, release, reference
 
 
-def figures(load, tps, bpk):
+def figures(load, tps, bpk, cores=2.0, load_cpu=None):
+    """kvgrade's figures of a run with a 2 s timed phase in which the
+    process got `cores` CPUs' time, and a load that took load_cpu CPU
+    seconds (default: all of its wall time)."""
     return {"load_seconds": load, "tps": tps, "bytes_per_key": bpk,
-            "cpu_seconds": 10}
+            "cpu_seconds": 10, "timed_seconds": 2.0, "timed_ops": tps * 2,
+            "timed_cpu_seconds": 2.0 * cores,
+            "load_cpu_seconds": load if load_cpu is None else load_cpu}
 
 
 class WorkloadPartTest(unittest.TestCase):
@@ -345,8 +350,8 @@ class WorkloadPartTest(unittest.TestCase):
         self.assertIn("3 rounds, each beside the reference's avl: the "
                       "median of their ratios", part.reason)
         tps = [d for d in part.details if d.name == "tps >= 0.5 x ref"][0]
-        self.assertEqual(tps.text, "1.02 x (1.04 0.95 1.02): 100,000 vs "
-                         "the reference's 98,000")
+        self.assertEqual(tps.text, "1.02 x per CPU s (1.04 0.95 1.02), "
+                         "wall 1.02 x: 100,000 vs the reference's 98,000")
         block = report.format_block(report.Grade(
             submission="s", sha256="0", stage="stage1", store="avl",
             kit_commit="k", date="d", machine={
@@ -355,9 +360,36 @@ class WorkloadPartTest(unittest.TestCase):
             options={"n": 1, "rounds": 3}, limits={}, parts=[part],
             workload=workload, notes=[], logs=""))
         self.assertIn("workload: tps >= 0.5 x ref | PASS | 25/25 | 1.02 x "
-                      "(1.04 0.95 1.02): 100,000 vs the reference's 98,000",
-                      block)
+                      "per CPU s (1.04 0.95 1.02), wall 1.02 x: 100,000 vs "
+                      "the reference's 98,000", block)
         self.assertIn("workload: n=1 rounds=3", block)
+
+    def test_speed_is_judged_per_cpu_second_so_a_hog_does_not_count(self):
+        # Another process takes a core in the submission's runs of rounds
+        # 1 to 3: its wall-clock tps and load time suffer, its CPU figures
+        # do not.
+        mine = [(figures(6.0, 40000, 200, cores=0.8, load_cpu=3.0), True)
+                ] * 3 + [(figures(3.0, 100000, 200), True)] * 2
+        ref = [(figures(3.0, 100000, 200), True)] * 5
+        g, release, reference = grader(RUBRIC, rounds=5)
+        with mock.patch.object(parts, "run_workload",
+                               FakeKvgrade(mine, ref)):
+            part, workload = g.workload_part(release, reference)
+        self.assertEqual(workload["ratios"]["tps"], 1.0)
+        self.assertEqual(workload["ratios"]["load_seconds"], 1.0)
+        self.assertEqual(workload["round_ratios"]["tps"], [1.0] * 5)
+        self.assertAlmostEqual(workload["wall_ratios"]["tps"], 0.4)
+        self.assertAlmostEqual(workload["wall_ratios"]["load_seconds"], 2.0)
+        self.assertEqual(part.points, 105)
+        # The same submission, slow per CPU second too, loses them.
+        slow = [(figures(6.0, 40000, 200), True)] * 5
+        g, release, reference = grader(RUBRIC, rounds=5)
+        with mock.patch.object(parts, "run_workload",
+                               FakeKvgrade(slow, ref)):
+            part, workload = g.workload_part(release, reference)
+        self.assertAlmostEqual(workload["ratios"]["tps"], 0.4)
+        self.assertEqual({d.name: d.points for d in part.details}
+                         ["tps >= 0.5 x ref"], 15.0)
 
     def test_a_fifth_as_fast_and_too_big_loses_those_lines_only(self):
         mine = [(figures(13.0, 20000, 320), True)] * 3
