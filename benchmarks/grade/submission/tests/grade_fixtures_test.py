@@ -9,9 +9,11 @@ at a quarter of their sizes (expected.json's test_scale where a smaller
 one keeps every grade and saves time) and 10 s for a test group
 (expected.json's group_timeout where a group needs longer, or where a
 copy's hangs make a shorter one worth it). Each variant must score what
-fixtures/STAGE/expected.json says, losing points on exactly the parts and
-test groups it lists, for the reasons it gives ("": any reason, where a
-crash or a thread schedule decides which test trips first).
+fixtures/STAGE/expected.json says (or up to its score_up_to, where a
+copy's speed ratio falls in a ratio line's partial band and its share of
+the line's points follows the machine), losing points on exactly the parts
+and test groups it lists, for the reasons it gives ("": any reason, where
+a crash or a thread schedule decides which test trips first).
 
 Hostile copies (expected.json variants with "hostile": an act) test the
 grader's sandbox: one patch (its "patch") makes the submission's first Put
@@ -299,9 +301,14 @@ def check(expected, variant, grade_json, stdout):
         if group in failing and piece not in failing[group]:
             problems.append(f"group {group}: '{failing[group]}' lacks "
                             f"'{piece}'")
-    if abs(grade_json["score"] - expected_score) > 0.05:
+    # score_up_to: a copy whose speed ratio falls in a ratio line's
+    # partial band earns a share of its points that follows the machine.
+    highest = want.get("score_up_to", expected_score)
+    if not expected_score - 0.05 <= grade_json["score"] <= highest + 0.05:
         problems.append(f"score {grade_json['score']}, expected "
-                        f"{expected_score}")
+                        f"{expected_score}" + (
+                            f" to {highest}" if highest != expected_score
+                            else ""))
     if grade_json["max_score"] != max_score:
         problems.append(f"max score {grade_json['max_score']}, expected "
                         f"{max_score}")
