@@ -53,11 +53,19 @@ absl::StatusOr<std::vector<RubricRule>> ParseRubric(
                                 absl::StrJoin(known_metrics, ", "), "; ",
                                 absl::StrJoin(parts, ", "), ")"));
     }
+    // A line relative to the reference store belongs to the submission
+    // grader, which runs the reference beside the submission.
+    const bool relative = !part && rule.metric != "correct" &&
+                          (rule.op == "x>=" || rule.op == "x<=" ||
+                           rule.op == "min" || rule.op == "max");
     if (rule.op != ">=" && rule.op != "<=" && rule.op != "==" &&
-        !(part && rule.op == "share")) {
+        !(part && rule.op == "share") && !relative) {
       return error(absl::StrCat(
           "unknown operator '", rule.op,
-          part ? "' (use >=, <=, == or share)" : "' (use >=, <= or ==)"));
+          part ? "' (use >=, <=, == or share)"
+               : (rule.metric == "correct"
+                      ? "' (use >=, <= or ==)"
+                      : "' (use >=, <=, ==, x>=, x<=, min or max)")));
     }
     if (!absl::SimpleAtod(fields[3], &rule.threshold) ||
         !std::isfinite(rule.threshold)) {
@@ -67,7 +75,11 @@ absl::StatusOr<std::vector<RubricRule>> ParseRubric(
       return error(absl::StrCat("points '", fields[4],
                                 "' is not a non-negative integer"));
     }
-    if (!part) rules.push_back(std::move(rule));
+    if ((rule.op == "x>=" || rule.op == "x<=") && rule.threshold <= 0) {
+      return error(absl::StrCat("threshold '", fields[3],
+                                "' of a ratio is not positive"));
+    }
+    if (!part && !relative) rules.push_back(std::move(rule));
   }
   if (rules.empty()) return absl::InvalidArgumentError("rubric has no rules");
   return rules;

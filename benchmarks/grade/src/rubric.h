@@ -17,8 +17,13 @@
 //
 // The same file holds the parts only a submission grade judges (make grade
 // SUBMISSION=dir, benchmarks/grade/submission/): the metrics
-// SubmissionPartNames() lists, which may also use the operator `share`.
-// ParseRubric checks those lines like any other and then leaves them out.
+// SubmissionPartNames() lists, which may also use the operator `share`,
+// and the workload lines that compare a submission with the kit's reference
+// store run beside it: the operators `x>=` and `x<=` (the metric is at
+// least, or at most, threshold times the reference's) and the floors `min`
+// and `max` that gate them, on any workload metric but correct.
+// ParseRubric checks those lines like any other and then leaves them out:
+// kvgrade alone has no reference, and judges the absolute lines.
 
 #ifndef KVGRADE_RUBRIC_H_
 #define KVGRADE_RUBRIC_H_

@@ -23,7 +23,12 @@ processes under a time and a memory limit:
   private tests  PRIVATE_TESTS=dir: the instructor's extra gtest files,
                  compiled against the submission
   workload       kvgrade on the assignment's store at N pairs (default
-                 1,000,000): load, checked phase, timed threads, memory
+                 1,000,000): load, checked phase, timed threads, memory;
+                 where the rubric judges a metric relative to the kit's
+                 reference store (x>=, x<=), the reference's kvgrade runs
+                 beside the submission's in each of --rounds rounds,
+                 first in odd rounds and second in even ones, and each
+                 metric scores the median of the rounds' ratios
 
 Every one of those processes runs in a sandbox (grading/sandbox.py,
 bubblewrap): no network, only the files its step needs, limits on time,
@@ -52,7 +57,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from grading import groups as groups_mod  # noqa: E402
-from grading import machine, parts, report, rubric, source_tree  # noqa: E402
+from grading import machine, parts, relative, report, rubric  # noqa: E402
+from grading import source_tree  # noqa: E402
 from grading import sandbox as sandbox_mod  # noqa: E402
 
 KIT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
@@ -65,6 +71,12 @@ STAGE_STORES = {"stage1": "avl", "stage2": "btree", "stage3": "trie_bst",
 DEFAULT_N = 1_000_000
 DEFAULT_THREADS = 4
 DEFAULT_SECONDS = 5.0
+# Beside the reference: each of the 2 x rounds runs is shorter, so that the
+# workload takes about three times its single run's time, not ten. Five
+# rounds, so that the median of the per-round ratios outvotes two rounds
+# that a burst of load hit on one side (docs/experiments/grading.md).
+DEFAULT_ROUNDS = 5
+DEFAULT_RELATIVE_SECONDS = 2.0
 SEED = 42
 DEFAULT_DISK_MIB = 1024
 DEFAULT_MAX_PROCESSES = 512
@@ -108,8 +120,14 @@ def parse_args(argv):
     p.add_argument("--n", type=int, default=DEFAULT_N,
                    help=f"workload pairs (default {DEFAULT_N:,})")
     p.add_argument("--threads", type=int, default=DEFAULT_THREADS)
-    p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS,
-                   help="the timed phase's length")
+    p.add_argument("--seconds", type=float, default=None,
+                   help="the timed phase's length of one run (default "
+                   f"{DEFAULT_SECONDS:g}, or {DEFAULT_RELATIVE_SECONDS:g} "
+                   "when the rubric compares with the reference)")
+    p.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
+                   help="workload rounds, each running the submission "
+                   "and the kit's reference store, when the rubric has x>= "
+                   f"or x<= lines (default {DEFAULT_ROUNDS})")
     p.add_argument("--test-scale", type=float, default=1.0,
                    help="run the stage's tests at this fraction of their "
                    "sizes (KVLAB_TEST_SCALE; default 1, the full sizes). "
@@ -150,8 +168,11 @@ def parse_args(argv):
     p.add_argument("--quiet", action="store_true",
                    help="no progress lines on stderr")
     args = p.parse_args(argv)
-    if args.n <= 0 or args.threads <= 0 or args.seconds <= 0:
+    if args.n <= 0 or args.threads <= 0 or (args.seconds is not None and
+                                            args.seconds <= 0):
         p.error("--n, --threads and --seconds must be positive")
+    if args.rounds <= 0:
+        p.error("--rounds must be positive")
     if not 0 < args.test_scale <= 1:
         p.error("--test-scale must be in (0, 1]")
     if args.disk_mib <= 0 or args.max_processes <= 0:
@@ -245,6 +266,20 @@ class Grader:
         self.work = os.path.abspath(args.work or os.path.join(
             self.kit, "build", "grade", self.stage))
         self.tree = os.path.join(self.work, "tree")
+        # The kit's own sources, built once per work folder and kept, so
+        # that a class's grades share them: the reference whose workload
+        # runs beside each submission's.
+        self.relative = any(r.relative for r in self.rules)
+        self.seconds = args.seconds or (DEFAULT_RELATIVE_SECONDS
+                                        if self.relative else DEFAULT_SECONDS)
+        self.ref_tree = os.path.join(self.work, "reference", "tree")
+        self.ref_plan = None
+        if self.relative:
+            self.ref_plan = source_tree.plan_tree(
+                self.kit, self.kit, self.student_dirs)[0]
+            if self.private:
+                self.ref_plan = source_tree.without(self.ref_plan, self.kit,
+                                                    self.private)
         safe = "".join(c if c.isalnum() or c in "-_." else "_"
                        for c in self.name)
         self.logs = os.path.join(self.work, "logs",
@@ -290,6 +325,13 @@ class Grader:
         return sandbox_mod.View(readable=(self.tree, *private),
                                 writable=(directory, *self.cache_dirs()))
 
+    def reference_build_view(self, directory):
+        """The reference's build: its tree read-only, its build directory
+        writable."""
+        os.makedirs(directory, exist_ok=True)
+        return sandbox_mod.View(readable=(self.ref_tree,),
+                                writable=(directory, *self.cache_dirs()))
+
     def run_view(self, directory, private_binary=False):
         """A run: the tree and the build read-only, the private tests'
         binary and objects masked except in their own run."""
@@ -314,6 +356,8 @@ class Grader:
         os.makedirs(self.work, exist_ok=True)
         with locked(self.work):
             changed = source_tree.sync_tree(self.plan, self.tree)
+            if self.ref_plan is not None:
+                source_tree.sync_tree(self.ref_plan, self.ref_tree)
             shutil.rmtree(self.logs, ignore_errors=True)
             os.makedirs(self.logs)
             self.say(f"{self.name} ({self.sha256[:12]}), {self.assignment}: tree "
@@ -325,6 +369,8 @@ class Grader:
     def grade(self):
         builds = self.build_all()
         release = builds["release"]
+        reference = self.build_reference() if release.ok and \
+            self.relative else None
         grade_parts = [self.build_part(builds)]
         group_runs, groups_part = self.group_part(release)
         grade_parts.append(groups_part)
@@ -337,15 +383,21 @@ class Grader:
             self.notes.append("the rubric has no private_tests line for "
                               f"{self.assignment}: the private tests did not "
                               "run")
-        workload_part, workload = self.workload_part(release)
+        workload_part, workload = self.workload_part(release, reference)
         grade_parts.append(workload_part)
+        described = {name: self.describe_build(b)
+                     for name, b in builds.items()}
+        if reference is not None:
+            described["reference"] = self.describe_build(reference)
         return report.Grade(
             submission=self.name, sha256=self.sha256, stage=self.assignment,
             store=self.store, kit_commit=source_tree.kit_commit(self.kit),
             date=machine.utc_now(), machine=machine.machine_info(),
-            builds={name: self.describe_build(b) for name, b in builds.items()},
+            builds=described,
             options={"n": self.args.n, "threads": self.args.threads,
-                     "seconds": self.args.seconds, "seed": SEED,
+                     "seconds": self.seconds, "seed": SEED,
+                     **({"rounds": self.args.rounds} if self.relative
+                        else {}),
                      **({"test_scale": self.args.test_scale}
                         if self.args.test_scale != 1 else {})},
             limits={**dataclasses.asdict(self.limits), **(
@@ -394,6 +446,22 @@ class Grader:
             self.say(f"{title}: {'ok' if built.ok else built.reason} "
                      f"({built.seconds:.0f} s)")
         return builds
+
+    def build_reference(self):
+        """kvgrade built in Release from the kit's own sources, in the work
+        folder's reference/ (kept: after the first grade, a no-op)."""
+        directory = os.path.join(self.work, "reference", "release")
+        self.say("building the reference's kvgrade (the kit's sources)")
+        built = parts.run_tool_build(
+            "reference", self.ref_tree, directory,
+            ["-DCMAKE_BUILD_TYPE=Release", "-DKVLAB_PRIVATE_TESTS=",
+             "-DKVLAB_PRIVATE_TESTS_STAGE=",
+             "-DKVLAB_PRIVATE_TESTS_ASSIGNMENT="], ["kvgrade"], self.limits,
+            self.env, self.logs, self.sandbox,
+            self.reference_build_view(directory))
+        self.say(f"reference: {'ok' if built.ok else built.reason} "
+                 f"({built.seconds:.0f} s)")
+        return built
 
     def owns_binary(self, build_dir, binary):
         """Whether a test binary of the stage's (tests-stageN.txt) was
@@ -531,8 +599,45 @@ class Grader:
         self.say(f"private tests: {part.reason}")
         return part
 
-    def workload_part(self, release):
-        rules = [rubric.scaled_for_n(r, self.args.n) for r in self.rules
+    def kvgrade_run(self, kvgrade, log_dir, view):
+        metrics, correct, why = parts.run_workload(
+            kvgrade, store=self.store, stage=self.assignment, n=self.args.n,
+            threads=self.args.threads, seconds=self.seconds, seed=SEED,
+            rubric_path=self.rubric_path, limits=self.limits, env=self.env,
+            log_dir=log_dir, tree=self.tree, sandbox=self.sandbox, view=view)
+        return relative.Run(metrics or {}, correct, why)
+
+    def workload_session(self, release, reference):
+        """The submission's kvgrade runs, and the reference's in turn with
+        them where the rubric compares the two (same seed, N, threads,
+        seconds and limits)."""
+        kvgrade = os.path.join("benchmarks", "kvgrade")
+        mine = os.path.join(release.directory, kvgrade)
+
+        def submission_run(i):
+            self.say(f"workload round {i}: the submission's {self.store}")
+            return self.kvgrade_run(
+                mine, self.logs if reference is None else
+                os.path.join(self.logs, f"workload-{i}"),
+                self.run_view(release.directory))
+
+        if reference is None:
+            return relative.Session([submission_run(1)], [])
+
+        def reference_run(i):
+            self.say(f"workload round {i}: the reference's {self.store}")
+            return self.kvgrade_run(
+                os.path.join(reference.directory, kvgrade),
+                os.path.join(self.logs, f"reference-{i}"),
+                sandbox_mod.View(readable=(self.ref_tree,
+                                           reference.directory)))
+
+        return relative.interleave(submission_run, reference_run,
+                                   self.args.rounds)
+
+    def workload_part(self, release, reference=None):
+        rules = [rubric.scaled_for_n(r, self.args.n) for r in
+                 rubric.for_submission(self.rules)
                  if r.metric in rubric.WORKLOAD_METRICS]
         part = report.Part("workload", "workload", 0.0,
                            sum(r.points for r in rules), False)
@@ -542,20 +647,72 @@ class Grader:
                 "not run: the Release build failed"
             return part, workload
         self.say(f"workload: kvgrade --store={self.store} --n={self.args.n}")
-        metrics, correct, why = parts.run_workload(
-            os.path.join(release.directory, "benchmarks", "kvgrade"),
-            store=self.store, stage=self.assignment, n=self.args.n,
-            threads=self.args.threads, seconds=self.args.seconds, seed=SEED,
-            rubric_path=self.rubric_path, limits=self.limits, env=self.env,
-            log_dir=self.logs, tree=self.tree, sandbox=self.sandbox,
-            view=self.run_view(release.directory))
-        workload = {"correct": correct, "failure": why,
-                    "metrics": metrics or {}}
+        session = self.workload_session(
+            release, reference if self.relative and reference is not None
+            and reference.ok else None)
+        correct, why = session.correct, session.reason
+        if len(session.submission) == 1 and not self.relative:
+            metrics = session.submission[0].metrics
+        else:
+            metrics = relative.medians(session.submission, sorted({
+                k for r in session.submission for k in r.metrics}))
+        workload = {"correct": correct, "failure": why, "metrics": metrics}
+        ref_metrics, ratios, ref_why = {}, {}, ""
+        if self.relative:
+            if reference is None or not reference.ok:
+                ref_why = ("the reference's build failed: " +
+                           (reference.reason if reference else "not built"))
+            elif session.reference and not session.reference_correct:
+                ref_why = "the reference's workload failed: " + next(
+                    r.reason for r in session.reference if not r.correct)
+            ref_metrics = relative.medians(session.reference, sorted({
+                k for r in session.reference for k in r.metrics})) \
+                if not ref_why else {}
+            scored = sorted(set(rubric.WORKLOAD_METRICS) - {"correct"})
+            ratios, rounds = relative.judged_ratios(session, scored) \
+                if not ref_why else ({}, {})
+            wall = relative.paired_ratios(session, list(
+                relative.SCORED_AS)) if not ref_why else {}
+            if ref_why:
+                self.notes.append(f"no speed compared: {ref_why}")
+            workload.update({
+                "rounds": len(session.submission),
+                "reference": {"correct": session.reference_correct,
+                              "failure": ref_why, "metrics": ref_metrics,
+                              "rounds": len(session.reference)},
+                "ratios": ratios,
+                "round_ratios": rounds,
+                "wall_ratios": wall,
+                "first": session.first,
+                "runs": {"submission": [r.metrics for r in
+                                        session.submission],
+                         "reference": [r.metrics for r in
+                                       session.reference]}})
+        floors_ok = {}
+        for r in rules:
+            if r.floor:
+                passed = rubric.judge(r, metrics.get(r.metric))[1]
+                floors_ok[r.metric] = floors_ok.get(r.metric, True) and passed
         all_pass = correct
         for r in rules:
-            value = (metrics or {}).get(r.metric)
-            earned, passed = rubric.judge(r, value)
+            value = metrics.get(r.metric) if r.metric != "correct" else (
+                metrics.get("correct") if not self.relative else
+                (1 if correct else 0))
             shown = report.number(value)
+            if r.relative:
+                value = ratios.get(r.metric)
+                earned, passed = rubric.judge(r, value)
+                shown = self.ratio_text(r.metric, metrics, ref_metrics,
+                                        value, ref_why,
+                                        workload.get("round_ratios", {}),
+                                        workload.get("wall_ratios", {}))
+                if earned and not floors_ok.get(r.metric, True):
+                    earned, passed = 0.0, False
+                    shown += f" (no points: {r.metric}'s floor fails)"
+            else:
+                earned, passed = rubric.judge(r, value)
+                if r.floor:
+                    shown += " (a floor: the ratio line's points need it)"
             if not correct and r.metric != "correct":
                 # A wrong store gets no points for speed (as in kvgrade).
                 earned, passed = 0.0, False
@@ -566,8 +723,32 @@ class Grader:
                 "workload", r.describe(), passed, shown, earned, r.points))
         part.passed = all_pass
         part.reason = why
+        if self.relative and not why:
+            part.reason = (f"{len(session.submission)} rounds, each beside "
+                           f"the reference's {self.store}: the median of "
+                           "their ratios")
         self.say(f"workload: {'correct' if correct else why}")
         return part, workload
+
+    @staticmethod
+    def ratio_text(metric, mine, reference, ratio, why, rounds=None,
+                   wall=None):
+        """"0.97 x per CPU s (0.95 0.97 0.99), wall 0.91 x: 241,000 vs the
+        reference's 248,000": the judged ratio (the median of the rounds'
+        ratios, per CPU second for a speed metric), each round's, the
+        wall-clock ratio, and the medians of the two sides' figures."""
+        if ratio is None:
+            return (f"{report.number(mine.get(metric))}, no reference "
+                    f"figure" + (f" ({why})" if why else ""))
+        each = (rounds or {}).get(metric, [])
+        listed = f" ({' '.join(f'{x:.2f}' for x in each)})" \
+            if len(each) > 1 else ""
+        cpu = " per CPU s" if metric in relative.SCORED_AS else ""
+        clock = (wall or {}).get(metric)
+        clock = f", wall {clock:.2f} x" if clock is not None else ""
+        return (f"{ratio:.2f} x{cpu}{listed}{clock}: "
+                f"{report.number(mine.get(metric))} vs the reference's "
+                f"{report.number(reference.get(metric))}")
 
 
 UNSANDBOXED_WARNING = """\

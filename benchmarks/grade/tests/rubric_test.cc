@@ -99,9 +99,31 @@ TEST(RubricTest, SubmissionPartsAreCheckedThenLeftToTheSubmissionGrader) {
   EXPECT_THAT(ParseRubric("* build >= x 10\n", m).status().message(),
               HasSubstr("line 1: threshold 'x'"));
   EXPECT_THAT(ParseRubric("* tps share 1 10\n", m).status().message(),
-              HasSubstr("unknown operator 'share' (use >=, <= or ==)"));
+              HasSubstr("unknown operator 'share' (use >=, <=, ==, x>="));
   EXPECT_THAT(ParseRubric("* asan_clean > 1 10\n", m).status().message(),
               HasSubstr("(use >=, <=, == or share)"));
+}
+
+TEST(RubricTest, LinesRelativeToTheReferenceAreCheckedThenLeftOut) {
+  const std::vector<std::string>& m = GradeMetricNames();
+  absl::StatusOr<std::vector<RubricRule>> rules = ParseRubric(
+      "* correct == 1 40\nstage1 tps x>= 0.5 25\nstage1 tps >= 1000 25\n"
+      "stage1 tps min 100 0\nstage1 bytes_per_key x<= 1.25 20\n"
+      "stage1 bytes_per_key max 500 0\n",
+      m);
+  ASSERT_TRUE(rules.ok()) << rules.status();
+  ASSERT_EQ(rules->size(), 2u);
+  EXPECT_EQ((*rules)[1].metric, "tps");
+  EXPECT_EQ((*rules)[1].op, ">=");
+  EXPECT_EQ((*rules)[1].points, 25);
+  EXPECT_THAT(ParseRubric("* correct x>= 1 40\n", m).status().message(),
+              HasSubstr("unknown operator 'x>=' (use >=, <= or ==)"));
+  EXPECT_THAT(ParseRubric("* tps x>= 0 40\n", m).status().message(),
+              HasSubstr("line 1: threshold '0' of a ratio is not positive"));
+  EXPECT_THAT(ParseRubric("* tps x> 1 40\n", m).status().message(),
+              HasSubstr("(use >=, <=, ==, x>=, x<=, min or max)"));
+  EXPECT_THAT(ParseRubric("* build x>= 1 10\n", m).status().message(),
+              HasSubstr("unknown operator 'x>='"));
 }
 
 TEST(RubricTest, TheShippedRubricParsesAndCoversEveryStage) {

@@ -148,6 +148,30 @@ def run_build(name, tree, directory, cmake_flags, stage, extra_targets,
     return result
 
 
+def run_tool_build(name, tree, directory, cmake_flags, targets, limits, env,
+                   log_dir, sandbox=None, view=None):
+    """Configures `directory` from `tree` and builds `targets` alone (the
+    reference's kvgrade): a Build with no test binaries."""
+    result = Build(name, directory)
+    configure = run_limited(
+        ["cmake", "-S", tree, "-B", directory, "-G", "Ninja", *cmake_flags,
+         NO_DISCOVERY_AT_BUILD],
+        timeout=limits.build_timeout, memory_mib=limits.build_memory_mib,
+        resident=True, max_output_mib=BUILD_FILE_MIB, env=env,
+        log_path=os.path.join(log_dir, f"configure-{name}.log"),
+        sandbox=sandbox, view=view)
+    result.seconds += configure.seconds
+    if configure.status != "ok":
+        result.reason = shorten(f"configure ({configure.describe()}): "
+                                f"{first_build_error(configure.output)}", tree)
+        return result
+    ok, reason, seconds = build_targets(name, tree, directory, targets,
+                                        limits, env, log_dir, sandbox, view)
+    result.seconds += seconds
+    result.ok, result.reason = ok, reason
+    return result
+
+
 def build_targets(name, tree, directory, targets, limits, env, log_dir,
                   sandbox=None, view=None):
     """(ok, reason, seconds) of building `targets` in `directory`."""

@@ -3,14 +3,17 @@
 broken copies of them, each a patch in fixtures/STAGE/, graded as an
 instructor would (grade_submission.py in its own process), only smaller: a
 workload of 20,000 pairs (expected.json's workload_n where a store's fixed
-overhead needs more for its bytes per key), the stage's tests at a quarter
-of their sizes (expected.json's test_scale where a smaller one keeps every
-grade and saves time) and 10 s for a test group (expected.json's
-group_timeout where a group needs longer, or where a copy's hangs make a
-shorter one worth it). Each variant must score what
-fixtures/STAGE/expected.json says, losing points on exactly the parts and
-test groups it lists, for the reasons it gives ("": any reason, where a
-crash or a thread schedule decides which test trips first).
+overhead needs more for its bytes per key) on 2 threads with 2 s timed
+phases, beside the reference in the grader's 5 rounds, the stage's tests
+at a quarter of their sizes (expected.json's test_scale where a smaller
+one keeps every grade and saves time) and 10 s for a test group
+(expected.json's group_timeout where a group needs longer, or where a
+copy's hangs make a shorter one worth it). Each variant must score what
+fixtures/STAGE/expected.json says (or up to its score_up_to, where a
+copy's speed ratio falls in a ratio line's partial band and its share of
+the line's points follows the machine), losing points on exactly the parts
+and test groups it lists, for the reasons it gives ("": any reason, where
+a crash or a thread schedule decides which test trips first).
 
 Hostile copies (expected.json variants with "hostile": an act) test the
 grader's sandbox: one patch (its "patch") makes the submission's first Put
@@ -64,6 +67,7 @@ FIXTURES = os.path.join(HERE, "fixtures")
 # stage's expected.json says otherwise.
 DEFAULT_N = 20_000
 DEFAULT_GROUP_TIMEOUT = 10
+FIXTURE_SECONDS = 2
 # The tests' sizes (the grader's --test-scale), unless the stage's
 # expected.json says otherwise (test_scale: stage 5, whose sanitizer rerun
 # is most of grade-check's test time).
@@ -240,7 +244,11 @@ def grade(kit, work, stage, submission, variant, test_scale, expected,
         "--stage", stage, "--name", name,
         "--groups", os.path.join(FIXTURES, stage, "groups.txt"),
         "--n", str(expected.get("workload_n", DEFAULT_N)),
-        "--threads", "2", "--seconds", "1",
+        # 2 s timed phases, the grader's own with a reference beside: at
+        # 1 s the median of an unchanged trie_bst copy's five per-CPU-second
+        # ratios fell to 0.56 on the loaded machine, at 2 s it stayed
+        # within 0.88 and 1.31 (docs/experiments/grading.md).
+        "--threads", "2", "--seconds", str(FIXTURE_SECONDS),
         "--test-scale", f"{test_scale:g}", "--group-timeout",
         str(expected.get("group_timeout", DEFAULT_GROUP_TIMEOUT)),
         "--sanitizer-timeout", "120",
@@ -293,9 +301,14 @@ def check(expected, variant, grade_json, stdout):
         if group in failing and piece not in failing[group]:
             problems.append(f"group {group}: '{failing[group]}' lacks "
                             f"'{piece}'")
-    if abs(grade_json["score"] - expected_score) > 0.05:
+    # score_up_to: a copy whose speed ratio falls in a ratio line's
+    # partial band earns a share of its points that follows the machine.
+    highest = want.get("score_up_to", expected_score)
+    if not expected_score - 0.05 <= grade_json["score"] <= highest + 0.05:
         problems.append(f"score {grade_json['score']}, expected "
-                        f"{expected_score}")
+                        f"{expected_score}" + (
+                            f" to {highest}" if highest != expected_score
+                            else ""))
     if grade_json["max_score"] != max_score:
         problems.append(f"max score {grade_json['max_score']}, expected "
                         f"{max_score}")

@@ -906,6 +906,23 @@ class FixtureExpectationsTest(unittest.TestCase):
                       problems)
         self.assertIn("score 202.5, expected 210", problems)
 
+    def test_score_up_to_accepts_a_partial_band_and_nothing_outside(self):
+        expected = {"max_score": 210, "variants": {"slow": {
+            "score": 185, "score_up_to": 195, "failing_groups": {},
+            "parts": {"workload": ""}}}}
+        for score, ok in ((185, True), (190.4, True), (195, True),
+                          (184.9, False), (195.1, False)):
+            grade = self.grade_json(score=score)
+            grade["parts"][1]["points"] = 100 - (210 - score)
+            stdout = (f"<<< BEGIN GRADE\nscore: {score:g}/210\n"
+                      ">>> END GRADE\n")
+            problems = grade_fixtures_test.check(expected, "slow", grade,
+                                                 stdout)
+            self.assertEqual(problems == [], ok, (score, problems))
+            if not ok:
+                self.assertIn(f"score {score}, expected 185 to 195",
+                              problems)
+
     def test_a_broken_variant_must_lose_exactly_its_parts(self):
         problems = grade_fixtures_test.check(
             self.EXPECTED, "empty_key_crash", self.grade_json(), "")
