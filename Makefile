@@ -54,9 +54,11 @@ CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
 # a fresh Release build (install_and_build_outside_program; make test still
 # installs its own build in grade_outside_program), and the out-of-memory
 # sweep of every store at full size (front_allocation_failure_full; make
-# test runs it at half size), and stage 5's trie groups run on the
-# reference (handout_groups_stage5_trie; make test lints its groups.txt);
-# .ci/run runs the last four as a step of their own. So do those labelled `grade_fixtures` (the
+# test runs it at half size), stage 5's trie groups run on the reference
+# (handout_groups_stage5_trie; make test lints its groups.txt), and the
+# library compiled for arm64 (cross_compile_aarch64, whose cross compiler
+# only LONG=1 installs; make test keeps stage4_portable_test, stage 4 on
+# the portable search); .ci/run runs the last five as a step of their own. So do those labelled `grade_fixtures` (the
 # submission grader on the kit's stages and broken copies of them, which
 # build the kit again in Release and under the sanitizers: make
 # grade-check, its own CI step), and those labelled `grade_end_to_end`
@@ -268,7 +270,7 @@ CTEST_LOG = $(abspath $(BUILD_DIR))/ctest-$(STAGE).log
 # portable, cmake/portable.cmake), so it installs the cross compiler first;
 # the drawings' tests (label draw) need Graphviz.
 test: build
-	$(if $(STAGE)$(SANITIZER),,@cmake/deps.sh cross)
+	$(if $(LONG),$(if $(STAGE)$(SANITIZER),,@cmake/deps.sh cross))
 	$(if $(STAGE),,@cmake/deps.sh draw)
 	@rm -f $(if $(GROUPS_FILE),$(JUNIT) $(CTEST_LOG))
 	cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --timeout 900 $(CTEST_LABEL) \
