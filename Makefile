@@ -54,11 +54,12 @@ CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
 # a fresh Release build (install_and_build_outside_program; make test still
 # installs its own build in grade_outside_program), and the out-of-memory
 # sweep of every store at full size (front_allocation_failure_full; make
-# test runs it at half size), stage 5's trie groups run on the reference
+# test runs it at half size) and stage 5's (stage5_out_of_memory_full),
+# stage 5's trie groups run on the reference
 # (handout_groups_stage5_trie; make test lints its groups.txt), and the
 # library compiled for arm64 (cross_compile_aarch64, whose cross compiler
 # only LONG=1 installs; make test keeps stage4_portable_test, stage 4 on
-# the portable search); .ci/run runs the last five as a step of their own. So do those labelled `grade_fixtures` (the
+# the portable search); .ci/run runs the last six as a step of their own. So do those labelled `grade_fixtures` (the
 # submission grader on the kit's stages and broken copies of them, which
 # build the kit again in Release and under the sanitizers: make
 # grade-check, its own CI step), and those labelled `grade_end_to_end`
