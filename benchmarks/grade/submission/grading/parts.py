@@ -113,6 +113,25 @@ NO_DISCOVERY_AT_BUILD = "-DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST"
 BUILD_FILE_MIB = 4096
 
 
+def _configure(result, tree, cmake_flags, limits, env, log_dir, sandbox,
+               view):
+    """Configures result.directory from `tree` with Ninja, adding the time
+    to `result`; on failure sets result.reason and answers False."""
+    configure = run_limited(
+        ["cmake", "-S", tree, "-B", result.directory, "-G", "Ninja",
+         *cmake_flags, NO_DISCOVERY_AT_BUILD],
+        timeout=limits.build_timeout, memory_mib=limits.build_memory_mib,
+        resident=True, max_output_mib=BUILD_FILE_MIB, env=env,
+        log_path=os.path.join(log_dir, f"configure-{result.name}.log"),
+        sandbox=sandbox, view=view)
+    result.seconds += configure.seconds
+    if configure.status != "ok":
+        result.reason = shorten(f"configure ({configure.describe()}): "
+                                f"{first_build_error(configure.output)}", tree)
+        return False
+    return True
+
+
 def run_build(name, tree, directory, cmake_flags, stage, extra_targets,
               limits, env, log_dir, sandbox=None, configure_view=None,
               build_view=None, keep=None):
@@ -121,17 +140,8 @@ def run_build(name, tree, directory, cmake_flags, stage, extra_targets,
     keep(directory, binary) says (an assignment's). The Build says whether
     it worked."""
     result = Build(name, directory)
-    configure = run_limited(
-        ["cmake", "-S", tree, "-B", directory, "-G", "Ninja", *cmake_flags,
-         NO_DISCOVERY_AT_BUILD],
-        timeout=limits.build_timeout, memory_mib=limits.build_memory_mib,
-        resident=True, max_output_mib=BUILD_FILE_MIB, env=env,
-        log_path=os.path.join(log_dir, f"configure-{name}.log"),
-        sandbox=sandbox, view=configure_view)
-    result.seconds += configure.seconds
-    if configure.status != "ok":
-        result.reason = shorten(f"configure ({configure.describe()}): "
-                                f"{first_build_error(configure.output)}", tree)
+    if not _configure(result, tree, cmake_flags, limits, env, log_dir,
+                      sandbox, configure_view):
         return result
     binaries = [b for b in stage_binaries(directory, stage)
                 if keep is None or keep(directory, b)]
@@ -153,17 +163,8 @@ def run_tool_build(name, tree, directory, cmake_flags, targets, limits, env,
     """Configures `directory` from `tree` and builds `targets` alone (the
     reference's kvgrade): a Build with no test binaries."""
     result = Build(name, directory)
-    configure = run_limited(
-        ["cmake", "-S", tree, "-B", directory, "-G", "Ninja", *cmake_flags,
-         NO_DISCOVERY_AT_BUILD],
-        timeout=limits.build_timeout, memory_mib=limits.build_memory_mib,
-        resident=True, max_output_mib=BUILD_FILE_MIB, env=env,
-        log_path=os.path.join(log_dir, f"configure-{name}.log"),
-        sandbox=sandbox, view=view)
-    result.seconds += configure.seconds
-    if configure.status != "ok":
-        result.reason = shorten(f"configure ({configure.describe()}): "
-                                f"{first_build_error(configure.output)}", tree)
+    if not _configure(result, tree, cmake_flags, limits, env, log_dir,
+                      sandbox, view):
         return result
     ok, reason, seconds = build_targets(name, tree, directory, targets,
                                         limits, env, log_dir, sandbox, view)
