@@ -23,7 +23,12 @@ holding a secret, the private tests' sources, a listener on 127.0.0.1, a
 grade in the grades folder (the work folder here); or a fork bomb, an
 allocation, a disk filler, a sleep. Each must be refused or stopped by a
 limit, and this test checks what the grade cannot show: nothing connected,
-no grade written, no secret in the grade's logs or report.
+no grade written, no secret in the grade's logs or report. Their workload
+is the reference's code (the act is in a test group's run), so they are
+graded with fixtures/STAGE/hostile/rubric.txt (a variant's "rubric"):
+the same parts and points, the workload judged once against absolute
+lines far from the reference instead of in five rounds beside it, which
+the reference's own grade already does.
 expected.json's grader_flags (tight limits) apply to all of a stage's
 grades.
 
@@ -261,10 +266,14 @@ def grade(kit, work, stage, submission, variant, test_scale, expected,
         command += ["--private-tests", private]
     # A stage whose reference sits near the course's workload thresholds
     # has its own rubric (fixtures/STAGE/rubric.txt): the expected grade
-    # must not depend on how busy the machine is.
-    rubric = os.path.join(FIXTURES, stage, "rubric.txt")
+    # must not depend on how busy the machine is. A variant may name its
+    # own (its "rubric", relative to fixtures/STAGE): the hostile copies'.
+    rubric = os.path.join(FIXTURES, stage, expected["variants"][variant].get(
+        "rubric", "rubric.txt"))
     if os.path.exists(rubric):
         command += ["--rubric", rubric]
+    elif "rubric" in expected["variants"][variant]:
+        raise AssertionError(f"{variant}'s rubric {rubric} is missing")
     result = subprocess.run(command, capture_output=True, text=True)
     sys.stdout.write(result.stdout)
     sys.stderr.write(result.stderr)

@@ -989,6 +989,40 @@ class FixtureExpectationsTest(unittest.TestCase):
                 self.assertEqual(want["score"] == expected["max_score"],
                                  name == "reference", f"{stage}/{name}")
 
+    @unittest.skipUnless(os.path.isdir(grade_fixtures_test.FIXTURES),
+                         "a course handout has no fixtures")
+    def test_a_variants_own_rubric_keeps_the_parts_and_points(self):
+        """A variant graded with its own rubric (the hostile copies') is
+        judged on the same parts for the same points as its stage's
+        reference: only how the workload is measured may differ."""
+        def points(stage, variant):
+            want = grade_fixtures_test.load_expected(stage)["variants"][
+                variant]
+            path = os.path.join(grade_fixtures_test.FIXTURES, stage,
+                                want.get("rubric", "rubric.txt"))
+            if not os.path.exists(path):
+                path = os.path.join(KIT, "benchmarks", "rubric.txt")
+            rules = rubric.for_submission(rubric.rules_for(
+                rubric.read_rubric(path), stage))
+            by_metric = {}
+            for r in rules:
+                by_metric[r.metric] = by_metric.get(r.metric, 0) + r.points
+            return by_metric, any(r.relative for r in rules)
+
+        own = 0
+        for stage in grade_fixtures_test.fixture_names():
+            for variant, want in grade_fixtures_test.load_expected(
+                    stage)["variants"].items():
+                if "rubric" not in want:
+                    continue
+                own += 1
+                mine, relative = points(stage, variant)
+                self.assertEqual(mine, points(stage, "reference")[0],
+                                 f"{stage}/{variant}")
+                self.assertFalse(relative, f"{stage}/{variant}: its "
+                                 "workload should run once, without rounds")
+        self.assertGreater(own, 0)
+
 
 if __name__ == "__main__":
     unittest.main()
