@@ -80,6 +80,22 @@ class SandboxError(Exception):
     """The sandbox cannot start on this machine; the message says why."""
 
 
+def folders_above_mounts(view, scratch):
+    """The folders just below `scratch` that hold a path of `view` without
+    being one: /tmp/kit for a view of /tmp/kit/tree and /tmp/kit/build."""
+    mounted = [os.path.normpath(p) for p in
+               (*view.readable, *view.writable, *view.hidden)]
+    tops = set()
+    for path in mounted:
+        rel = os.path.relpath(path, scratch)
+        if rel == "." or rel.startswith(".."):
+            continue
+        top = os.path.join(scratch, rel.split(os.sep)[0])
+        if top != path:
+            tops.add(top)
+    return sorted(t for t in tops if t not in mounted)
+
+
 def bwrap_version(bwrap="bwrap"):
     try:
         out = subprocess.run([bwrap, "--version"], capture_output=True,
@@ -293,6 +309,13 @@ class Sandbox:
             args += ["--ro-bind-try", "/etc/" + name, "/etc/" + name]
         args += ["--dev", "/dev", "--proc", "/proc",
                  "--size", str(self.disk_mib * MIB), "--tmpfs", "/tmp"]
+        # bwrap makes the folders above a mounted path in the tmpfs at
+        # /tmp, writable; under a tmpfs of their own, read-only once the
+        # mounts are made, they refuse writes as the host's folders would
+        # (a kit under /tmp: its grades folder).
+        above = folders_above_mounts(view, "/tmp")
+        for top in above:
+            args += ["--tmpfs", top]
         for path in view.readable:
             args += ["--ro-bind", path, path]
         for path in view.writable:
@@ -302,6 +325,8 @@ class Sandbox:
                 args += ["--tmpfs", path, "--remount-ro", path]
             elif os.path.exists(path):
                 args += ["--ro-bind", "/dev/null", path]
+        for top in above:
+            args += ["--remount-ro", top]
         # The root bwrap builds is a tmpfs with no size limit: read-only.
         args += ["--remount-ro", "/", "--chdir", cwd]
         if status_fd is None:

@@ -88,6 +88,30 @@ class SandboxTest(unittest.TestCase):
                                    log_path=self.log)
         self.assertIn("a secret", plain.output)
 
+    def test_the_folders_above_its_view_are_read_only_under_tmp_too(self):
+        """A kit under /tmp: the folder holding the tree and the build (the
+        grades folder) refuses a write as it does elsewhere, while the
+        build and the scratch /tmp stay writable."""
+        tree, build = self.folder("tree"), self.folder("build")
+        self.assertTrue(self.root.startswith("/tmp/"), self.root)
+        shell = (f"touch {self.root}/planted; touch {build}/out; "
+                 "touch /tmp/scratch && echo scratch-ok")
+        outcome = self.run_in(["sh", "-c", shell], sandbox.View(
+            readable=(tree,), writable=(build,)))
+        self.assertEqual(outcome.status, "ok", outcome.output)
+        self.assertIn(f"{self.root}/planted", outcome.output)
+        self.assertIn("Read-only file system", outcome.output)
+        self.assertIn("scratch-ok", outcome.output)
+        self.assertTrue(os.path.exists(os.path.join(build, "out")))
+        self.assertFalse(os.path.exists(os.path.join(self.root, "planted")))
+
+    def test_folders_above_mounts_are_the_ones_below_scratch(self):
+        view = sandbox.View(readable=("/tmp/kit/tree", "/tmp/own"),
+                            writable=("/tmp/kit/build", "/work/build"),
+                            hidden=("/tmp/kit/build/private",))
+        self.assertEqual(sandbox.folders_above_mounts(view, "/tmp"),
+                         ["/tmp/kit"])
+
     def test_it_has_no_network(self):
         listener = socket.socket()
         listener.bind(("127.0.0.1", 0))
