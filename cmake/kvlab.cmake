@@ -34,7 +34,8 @@ endfunction()
 # <LABEL> memcheck`. PREFIX starts every test name, for a binary that runs
 # the same tests as another one (test names are unique in ctest); SCALE runs
 # its tests at that fraction of their sizes (KVLAB_TEST_SCALE), for such a
-# repeat when the first binary already runs them at full size.
+# repeat when the first binary already runs them at full size, or for a
+# binary whose larger runs are a test labelled long.
 function(kvlab_add_test name)
   cmake_parse_arguments(ARG "" "LABEL;PREFIX;SCALE" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
