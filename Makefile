@@ -59,9 +59,9 @@ CTEST_LABEL := $(if $(STAGE),-L '^$(STAGE)$$')
 # (handout_groups_stage5_trie; make test lints its groups.txt), and the
 # library compiled for arm64 (cross_compile_aarch64, whose cross compiler
 # only LONG=1 installs; make test keeps stage4_portable_test, stage 4 on
-# the portable search); .ci/run runs the handout's and the arm64 check as
-# a step of its own (the others are run before a change to what they cover
-# is merged: .ci/run's header). So do those labelled `grade_fixtures` (the
+# the portable search); .ci/run runs handout_stubs_fail as a step of its
+# own (the others are run before a change to what they cover is merged:
+# .ci/run's header). So do those labelled `grade_fixtures` (the
 # submission grader on the kit's stages and broken copies of them, which
 # build the kit again in Release and under the sanitizers: make
 # grade-check, stage 1's a CI step), and those labelled `grade_end_to_end`

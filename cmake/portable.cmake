@@ -1,7 +1,7 @@
 # The portable test (label portable): every source of libkvlab.a -- common,
 # stages 1-5, the peers and the front -- compiled to aarch64 object files by
 # Debian's cross compiler (cmake/deps.sh cross, installed by `make test
-# LONG=1` and by .ci/run),
+# LONG=1`),
 # with this build's flags and -Werror. Nothing in the library may need x86:
 # SIMD has a portable path chosen at compile time (stage 4's find_byte.h).
 # Stage 4's tests with that path forced on this machine are
@@ -30,7 +30,8 @@ if(NOT KVLAB_SANITIZE AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU"
             ${CMAKE_BINARY_DIR}/library-sources.txt
             ${CMAKE_BINARY_DIR}/cross-aarch64 --jobs 2)
   # Label long: from a fresh clone it took 223 s of wall time and both
-  # cores (two compilers at once) inside make test; a step of .ci/run.
+  # cores (two compilers at once) inside make test, and 251 s in a fresh
+  # clone's .ci/run: make test LONG=1 runs it.
   set_tests_properties(cross_compile_aarch64 PROPERTIES
     LABELS "portable;long" TIMEOUT 1200)
 endif()
