@@ -107,7 +107,7 @@ class SandboxTest(unittest.TestCase):
 
     def test_folders_above_mounts_are_the_ones_below_scratch(self):
         view = sandbox.View(readable=("/tmp/kit/tree", "/tmp/own"),
-                            writable=("/tmp/kit/build", "/work/build"),
+                            writable=("/tmp/kit/build", "/srv/build"),
                             hidden=("/tmp/kit/build/private",))
         self.assertEqual(sandbox.folders_above_mounts(view, "/tmp"),
                          ["/tmp/kit"])
