@@ -234,6 +234,21 @@ def make_submission(kit, stage, variant, parent, want=None, targets=None):
     return submission
 
 
+def rubric_for(stage, variant, expected):
+    """The rubric a variant is graded with; None for the course's. A stage
+    whose reference sits near the course's workload thresholds has its own
+    (fixtures/STAGE/rubric.txt): the expected grade must not depend on how
+    busy the machine is. A variant may name its own (its "rubric", relative
+    to fixtures/STAGE): the hostile copies'."""
+    own = expected["variants"][variant].get("rubric")
+    path = os.path.join(FIXTURES, stage, own or "rubric.txt")
+    if os.path.exists(path):
+        return path
+    if own:
+        raise AssertionError(f"{variant}'s rubric {path} is missing")
+    return None
+
+
 def grade(kit, work, stage, submission, variant, test_scale, expected,
           unsandboxed=False):
     name = f"{stage}-{variant}"
@@ -264,16 +279,9 @@ def grade(kit, work, stage, submission, variant, test_scale, expected,
     private = os.path.join(FIXTURES, stage, "private")
     if os.path.isdir(private):
         command += ["--private-tests", private]
-    # A stage whose reference sits near the course's workload thresholds
-    # has its own rubric (fixtures/STAGE/rubric.txt): the expected grade
-    # must not depend on how busy the machine is. A variant may name its
-    # own (its "rubric", relative to fixtures/STAGE): the hostile copies'.
-    rubric = os.path.join(FIXTURES, stage, expected["variants"][variant].get(
-        "rubric", "rubric.txt"))
-    if os.path.exists(rubric):
+    rubric = rubric_for(stage, variant, expected)
+    if rubric:
         command += ["--rubric", rubric]
-    elif "rubric" in expected["variants"][variant]:
-        raise AssertionError(f"{variant}'s rubric {rubric} is missing")
     result = subprocess.run(command, capture_output=True, text=True)
     sys.stdout.write(result.stdout)
     sys.stderr.write(result.stderr)

@@ -996,12 +996,9 @@ class FixtureExpectationsTest(unittest.TestCase):
         judged on the same parts for the same points as its stage's
         reference: only how the workload is measured may differ."""
         def points(stage, variant):
-            want = grade_fixtures_test.load_expected(stage)["variants"][
-                variant]
-            path = os.path.join(grade_fixtures_test.FIXTURES, stage,
-                                want.get("rubric", "rubric.txt"))
-            if not os.path.exists(path):
-                path = os.path.join(KIT, "benchmarks", "rubric.txt")
+            path = grade_fixtures_test.rubric_for(
+                stage, variant, grade_fixtures_test.load_expected(stage)) \
+                or os.path.join(KIT, "benchmarks", "rubric.txt")
             rules = rubric.for_submission(rubric.rules_for(
                 rubric.read_rubric(path), stage))
             by_metric = {}
