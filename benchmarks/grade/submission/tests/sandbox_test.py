@@ -92,6 +92,9 @@ class SandboxTest(unittest.TestCase):
         """A kit under /tmp: the folder holding the tree and the build (the
         grades folder) refuses a write as it does elsewhere, while the
         build and the scratch /tmp stay writable."""
+        under_tmp = tempfile.TemporaryDirectory(dir="/tmp")
+        self.addCleanup(under_tmp.cleanup)
+        self.root = under_tmp.name  # wherever TMPDIR points
         tree, build = self.folder("tree"), self.folder("build")
         self.assertTrue(self.root.startswith("/tmp/"), self.root)
         shell = (f"touch {self.root}/planted; touch {build}/out; "
